@@ -1,0 +1,3 @@
+from mcplint.cli import main
+
+main()

@@ -1,0 +1,126 @@
+"""The command line. Thin: parse flags, build a Plan, run the engine, render a report.
+
+Only typer and the standard library are imported at module level so that
+`--help` and `--version` stay fast; everything else is imported where used.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from mcplint import __version__
+
+app = typer.Typer(
+    name="mcplint",
+    help="Compliance linter for Model Context Protocol (MCP) servers.",
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+)
+
+
+class Format(str, Enum):
+    rich = "rich"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
+class FailOn(str, Enum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+    never = "never"
+
+
+class ListFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        print(f"mcplint {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True, help="Show the version and exit."),
+) -> None:
+    """Compliance linter for Model Context Protocol (MCP) servers."""
+
+
+def _split(values: Optional[List[str]]) -> list[str]:
+    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+
+
+@app.command()
+def check(
+    paths: List[str] = typer.Argument(..., help="Files or folders to lint; '-' reads standard input."),
+    format: Format = typer.Option(Format.rich, "--format", "-f", help="Report format."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of standard output."),
+    select: Optional[List[str]] = typer.Option(None, "--select", help="Rules to run: codes, code prefixes, names or ALL (comma-separated or repeated)."),
+    ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Rules to skip (same forms as --select)."),
+    protocol_version: Optional[str] = typer.Option(None, "--protocol-version", help="Protocol version to lint against (default: inferred from the document, else the newest)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="Config file (default: .mcplint.yaml or [tool.mcplint] in pyproject.toml, found upward)."),
+    fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Lowest severity that makes the exit code 1 [default: error]."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Say which files were skipped and why."),
+) -> None:
+    """Lint MCP tool manifests (JSON or YAML)."""
+    from mcplint.commands.check import run_check
+
+    code = run_check(
+        paths=paths, fmt=format.value, output=output, select=_split(select), ignore=_split(ignore),
+        protocol_version=protocol_version, config_path=config,
+        fail_on=fail_on.value if fail_on else None, verbose=verbose,
+    )
+    raise typer.Exit(code)
+
+
+@app.command()
+def rules(
+    format: ListFormat = typer.Option(ListFormat.table, "--format", "-f", help="table or json."),
+) -> None:
+    """List every rule with its code, name, checklist items and default severity."""
+    from mcplint.commands.rules import list_rules
+
+    list_rules(format.value)
+
+
+@app.command()
+def explain(rule: str = typer.Argument(..., help="A rule code (MCP201) or name (tool-name-missing).")) -> None:
+    """Show a rule's documentation."""
+    from mcplint.commands.rules import explain_rule
+
+    explain_rule(rule)
+
+
+def main() -> None:
+    """Entry point: one-line errors and exit code 2 instead of tracebacks."""
+    from mcplint.errors import MCPLintError
+
+    try:
+        app(prog_name="mcplint")
+    except MCPLintError as err:
+        _fail(str(err))
+    except KeyboardInterrupt:
+        _fail("interrupted")
+    except BrokenPipeError:
+        os._exit(1)
+    except Exception as err:  # never a traceback; MCPLINT_DEBUG=1 shows it
+        if os.environ.get("MCPLINT_DEBUG"):
+            raise
+        _fail(f"internal error: {type(err).__name__}: {err} (set MCPLINT_DEBUG=1 for details)")
+
+
+def _fail(message: str) -> None:
+    print(f"mcplint: error: {message}", file=sys.stderr)
+    sys.exit(2)

@@ -1,0 +1,1 @@
+"""Command implementations, imported only when their command runs."""

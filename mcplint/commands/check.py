@@ -1,0 +1,80 @@
+"""`mcplint check`: config -> plan -> engine -> reporter -> exit code."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from mcplint import __version__, config as config_module, discovery, engine, reporters
+from mcplint.errors import MCPLintError
+from mcplint.findings import Severity
+from mcplint.summary import summarize
+from mcplint.versions import VERSIONS
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose) -> int:
+    if protocol_version is not None and protocol_version not in VERSIONS:
+        raise MCPLintError(f"--protocol-version {protocol_version!r} is not one of {', '.join(VERSIONS)}")
+    if config_path is not None and not Path(config_path).is_file():
+        raise MCPLintError(f"{config_path}: config file not found")
+    cfg = config_module.load(Path(config_path) if config_path else config_module.discover())
+    plan = engine.Plan.build(cfg, select or None, ignore, protocol_version)
+    targets = discovery.collect(paths, cfg)
+    result = engine.run(targets, plan)
+
+    if verbose:
+        for path, why in result.skipped:
+            print(f"mcplint: skipped {path}: {why}", file=sys.stderr)
+        print(f"mcplint: {len(result.files)} manifest(s) linted, {len(result.skipped)} file(s) skipped", file=sys.stderr)
+    for message in result.errors:
+        print(f"mcplint: error: {message}", file=sys.stderr)
+    if not result.files and not result.errors:
+        hint = "" if verbose or not result.skipped else f" ({len(result.skipped)} file(s) skipped; -v says why)"
+        raise MCPLintError(f"no MCP tool manifests found in {', '.join(paths)}{hint}")
+
+    rule_classes = tuple(type(r) for r in plan.rules)
+    summary = summarize(result.findings, rule_classes, result.files, result.skipped, result.errors)
+    to_terminal = output is None and sys.stdout.isatty()
+    ctx = reporters.ReportContext(
+        rules=rule_classes,
+        summary=summary,
+        tool_version=__version__,
+        files=tuple(result.files),
+        color=_want_color(to_terminal) if fmt == "rich" else False,
+        width=shutil.get_terminal_size((100, 24)).columns if to_terminal else 100,
+        sources=result.sources,
+    )
+    text = reporters.render(fmt, result.findings, ctx)
+    _write(text, output)
+
+    if result.errors:
+        return EXIT_ERROR
+    threshold = fail_on or cfg.fail_on
+    if threshold == "never":
+        return EXIT_OK
+    rank = Severity(threshold).rank
+    return EXIT_FINDINGS if any(f.severity.rank >= rank for f in result.findings) else EXIT_OK
+
+
+def _want_color(to_terminal: bool) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    force = os.environ.get("FORCE_COLOR")
+    if force and force != "0":  # rich treats FORCE_COLOR=0 as "force"; we do not
+        return True
+    return to_terminal and os.environ.get("TERM") != "dumb"
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise MCPLintError(f"{output}: cannot write report: {err.strerror or err}") from None

@@ -1,0 +1,96 @@
+"""Rule documentation from docstrings: sections, runnable examples, markdown pages."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass
+
+from mcplint import versions
+from mcplint.checklist import ITEMS
+
+_SECTION = re.compile(r"^## +(.+?)\s*$", re.M)
+_FENCE = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```\s*$", re.M | re.S)
+README_START = "<!-- rules-table:start -->"
+README_END = "<!-- rules-table:end -->"
+
+
+@dataclass(frozen=True)
+class Example:
+    kind: str  # "bad" | "good"
+    format: str  # "json" | "yaml"
+    text: str
+    version: str | None  # from the fence info, e.g. ```json protocol=2025-06-18
+
+
+def docstring(rule) -> str:
+    return inspect.cleandoc(rule.__doc__ or "")
+
+
+def sections(rule) -> dict[str, str]:
+    """{"summary": first paragraph, "<Section>": body, ...} from the docstring."""
+    text = docstring(rule)
+    parts = _SECTION.split(text)
+    found = {"summary": parts[0].strip()}
+    for title, body in zip(parts[1::2], parts[2::2]):
+        found[title.strip()] = body.strip()
+    return found
+
+
+def examples(rule) -> list[Example]:
+    found = []
+    for title, body in sections(rule).items():
+        kind = title.lower()
+        if kind not in ("bad", "good"):
+            continue
+        for lang, info, code in _FENCE.findall(body):
+            match = re.search(r"protocol=(\S+)", info)
+            found.append(Example(kind, lang.lower(), code, match.group(1) if match else None))
+    return found
+
+
+def version_range(rule) -> str:
+    applies = [v for v in versions.VERSIONS if v in rule.versions]
+    if len(applies) == len(versions.VERSIONS):
+        return "all"
+    if applies == list(versions.VERSIONS[versions.VERSIONS.index(applies[0]):]):
+        return f"{applies[0]} and later"
+    if applies == list(versions.VERSIONS[: len(applies)]):
+        return f"{applies[-1]} and earlier"
+    return ", ".join(applies)
+
+
+def markdown(rule) -> str:
+    """The rule's full documentation page."""
+    parts = sections(rule)
+    checklist = ", ".join(f"{i} ({ITEMS[i]})" for i in rule.checklist) or "none (protocol rule)"
+    lines = [
+        f"# {rule.code} {rule.name}",
+        "",
+        parts["summary"],
+        "",
+        f"- **Severity:** {rule.severity.value}",
+        f"- **Category:** {rule.category}",
+        f"- **Checklist:** {checklist}",
+        f"- **Protocol versions:** {version_range(rule)}",
+        "",
+    ]
+    for title, body in parts.items():
+        if title != "summary":
+            lines += [f"## {title}", "", body, ""]
+    fields = rule.Options.fields()
+    if fields:
+        lines += ["## Options", "", "| option | default | meaning |", "| --- | --- | --- |"]
+        for name, spec in fields.items():
+            lines.append(f"| `{name.replace('_', '-')}` | `{spec.default!r}` | {spec.description} |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def rules_table(rules) -> str:
+    """The README's rules table (kept between markers; a test fails when it is stale)."""
+    rows = ["| code | name | checklist | severity | summary |", "| --- | --- | --- | --- | --- |"]
+    for rule in rules:
+        items = ", ".join(str(i) for i in rule.checklist) or "—"
+        rows.append(f"| {rule.code} | `{rule.name}` | {items} | {rule.severity.value} | {rule.summary()} |")
+    return "\n".join(rows)

@@ -1,0 +1,1 @@
+"""Parsed documents with source maps: JSON pointer -> line/column."""

@@ -1,0 +1,119 @@
+"""Lazy source map for JSON text.
+
+Parsing never records positions (the C parser is fast and position-blind).
+When findings exist, the pointers they name are resolved in one pass that
+walks only the containers on the way to them and skips every other value
+with the C decoder, so the cost is proportional to what is reported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from json.decoder import scanstring
+
+from mcplint.document.pointer import Pointer
+from mcplint.document.span import LineIndex, Span
+
+_WS = re.compile(r"[ \t\n\r]*")
+_SKIPPER = json.JSONDecoder()
+
+# (value_start, value_end, key_start, key_end); key offsets are None for the root/items.
+Offsets = tuple[int, int, "int | None", "int | None"]
+
+
+class JsonSourceMap:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._found: dict[tuple[str, ...], Offsets] = {}
+        self._lines: LineIndex | None = None
+
+    def prepare(self, pointers) -> None:
+        """Resolve many pointers in one walk (call before many ``span`` calls)."""
+        trie: dict = {}
+        for ptr in pointers:
+            key = tuple(str(t) for t in ptr)
+            if key in self._found:
+                continue
+            node = trie
+            for token in key:
+                node = node.setdefault(token, {})
+        if trie or () not in self._found:
+            self._visit(_WS.match(self.text, 0).end(), trie, ())
+
+    def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
+        """Span of the value (or its member key) at ``pointer``; falls back to the
+        nearest existing ancestor. Returns the span and the pointer actually found."""
+        tokens = tuple(str(t) for t in pointer)
+        if tokens not in self._found:
+            self.prepare([pointer])
+        depth = len(tokens)
+        while tokens[:depth] not in self._found:
+            depth -= 1
+        start, end, key_start, key_end = self._found[tokens[:depth]]
+        if key and depth == len(tokens) and key_start is not None:
+            start, end = key_start, key_end
+        if self._lines is None:
+            self._lines = LineIndex(self.text)
+        return self._lines.span(start, end), Pointer(pointer[:depth])
+
+    # -- the walk -----------------------------------------------------------
+
+    def _visit(self, i: int, trie: dict, path: tuple[str, ...], key=(None, None)) -> int:
+        """Record ``path`` at offset ``i``, descend into wanted children; return end offset."""
+        text = self.text
+        char = text[i : i + 1]
+        if not trie or char not in "{[" or not char:
+            end = _SKIPPER.raw_decode(text, i)[1]
+            self._found[path] = (i, end, *key)
+            return end
+        if char == "{":
+            end = self._visit_object(i, trie, path)
+        else:
+            end = self._visit_array(i, trie, path)
+        self._found[path] = (i, end, *key)
+        return end
+
+    def _visit_object(self, i: int, trie: dict, path: tuple[str, ...]) -> int:
+        text = self.text
+        wanted: dict[str, tuple[int, int, int]] = {}
+        i = _WS.match(text, i + 1).end()
+        if text[i] == "}":
+            return i + 1
+        while True:
+            key_start = i
+            name, i = scanstring(text, i + 1)
+            key_end = i
+            i = _WS.match(text, i).end() + 1  # past ':'
+            i = _WS.match(text, i).end()
+            value_start = i
+            i = _SKIPPER.raw_decode(text, i)[1]
+            if name in trie:
+                wanted[name] = (value_start, key_start, key_end)  # the last one wins, as in json.loads
+            i = _WS.match(text, i).end()
+            if text[i] == "}":
+                end = i + 1
+                break
+            i = _WS.match(text, i + 1).end()
+        for name, (value_start, key_start, key_end) in wanted.items():
+            self._visit(value_start, trie[name], path + (name,), (key_start, key_end))
+        return end
+
+    def _visit_array(self, i: int, trie: dict, path: tuple[str, ...]) -> int:
+        text = self.text
+        wanted = {int(t): t for t in trie if t.isdigit()}
+        i = _WS.match(text, i + 1).end()
+        if text[i] == "]":
+            return i + 1
+        index = 0
+        while True:
+            if index in wanted:
+                token = wanted[index]
+                i = self._visit(i, trie[token], path + (token,))
+            else:
+                i = _SKIPPER.raw_decode(text, i)[1]
+            index += 1
+            i = _WS.match(text, i).end()
+            if text[i] == "]":
+                return i + 1
+            i = _WS.match(text, i + 1).end()

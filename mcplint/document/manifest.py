@@ -1,0 +1,134 @@
+"""Typed view of a tool manifest: which shape it has and where its tools are."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from mcplint.document.loader import Document
+from mcplint.document.pointer import Pointer
+
+EXPECTED = (
+    "expected a tools/list result ({\"tools\": [...]}), a JSON-RPC response wrapping one, "
+    "an array of tools, or a single tool object"
+)
+
+
+@dataclass
+class Manifest:
+    document: Document
+    shape: str  # "result" | "response" | "array" | "tool"
+    tools_pointer: Pointer  # the tools array; for shape "tool", the tool itself
+
+    kind = "manifest"
+
+    @property
+    def path(self) -> str:
+        return self.document.path
+
+    @property
+    def result(self) -> tuple[Pointer, dict] | None:
+        """The tools/list result object, for the shapes that have one."""
+        if self.shape == "result":
+            return Pointer(), self.document.data
+        if self.shape == "response":
+            return Pointer(("result",)), self.document.data["result"]
+        return None
+
+    def tools(self) -> Iterator[tuple[Pointer, Any]]:
+        """Every entry of the tools array (dicts or not), with its pointer."""
+        if self.shape == "tool":
+            yield self.tools_pointer, self.document.data
+            return
+        tools = self.value_at(self.tools_pointer)
+        if isinstance(tools, list):
+            for index, tool in enumerate(tools):
+                yield self.tools_pointer / index, tool
+
+    def value_at(self, ptr: Pointer) -> Any:
+        value = self.document.data
+        for token in ptr:
+            value = value[int(token) if isinstance(value, list) else token]
+        return value
+
+    def tool_name_at(self, ptr: Pointer) -> str | None:
+        """Name of the tool that ``ptr`` points into, if any."""
+        depth = len(self.tools_pointer) + (0 if self.shape == "tool" else 1)
+        if len(ptr) < depth or not ptr.startswith(self.tools_pointer):
+            return None
+        try:
+            tool = self.value_at(Pointer(ptr[:depth]))
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+        name = tool.get("name") if isinstance(tool, dict) else None
+        return name if isinstance(name, str) else None
+
+
+def classify(document: Document) -> Manifest | None:
+    """Recognise a manifest by its shape; None when it is not one."""
+    data = document.data
+    if isinstance(data, dict):
+        if "tools" in data:
+            return Manifest(document, "result", Pointer(("tools",)))
+        result = data.get("result")
+        if "jsonrpc" in data and isinstance(result, dict) and "tools" in result:
+            return Manifest(document, "response", Pointer(("result", "tools")))
+        if "name" in data and "inputSchema" in data:
+            return Manifest(document, "tool", Pointer())
+        return None
+    if isinstance(data, list) and data and all(
+        isinstance(item, dict) and ("name" in item or "inputSchema" in item) for item in data
+    ):
+        return Manifest(document, "array", Pointer())
+    return None
+
+
+def describe(data: Any) -> str:
+    """A short description of what a non-manifest document holds, for error messages."""
+    if isinstance(data, dict):
+        keys = ", ".join(repr(k) for k in list(data)[:5])
+        more = ", ..." if len(data) > 5 else ""
+        return f"an object with keys {keys}{more}" if data else "an empty object"
+    if isinstance(data, list):
+        return "an empty array" if not data else "an array whose items are not tool objects"
+    return f"a {type(data).__name__} value" if data is not None else "null"
+
+
+# -- walking what tools contain ---------------------------------------------------
+
+MAX_SCHEMA_DEPTH = 64
+
+
+def schema_properties(schema: Any, ptr: Pointer, depth: int = 0) -> Iterator[tuple[Pointer, str, Any]]:
+    """Every property schema under ``properties`` (recursing into nested objects and
+    array ``items``): yields (pointer to the property schema, property name, schema)."""
+    if not isinstance(schema, dict) or depth > MAX_SCHEMA_DEPTH:
+        return
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        for name, sub in properties.items():
+            sub_ptr = ptr / "properties" / name
+            yield sub_ptr, name, sub
+            yield from schema_properties(sub, sub_ptr, depth + 1)
+    items = schema.get("items")
+    if isinstance(items, dict):
+        yield from schema_properties(items, ptr / "items", depth + 1)
+
+
+def tool_texts(ptr: Pointer, tool: dict) -> Iterator[tuple[Pointer, str, str]]:
+    """Human-facing strings of a tool: (pointer, what it is, text). Covers the name,
+    title, description, annotations.title, and parameter titles and descriptions."""
+    for field in ("name", "title", "description"):
+        value = tool.get(field)
+        if isinstance(value, str):
+            yield ptr / field, field, value
+    annotations = tool.get("annotations")
+    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
+        yield ptr / "annotations" / "title", "annotations.title", annotations["title"]
+    for schema_field in ("inputSchema", "outputSchema"):
+        schema = tool.get(schema_field)
+        for prop_ptr, prop_name, prop in schema_properties(schema, ptr / schema_field):
+            if isinstance(prop, dict):
+                for field in ("title", "description"):
+                    if isinstance(prop.get(field), str):
+                        yield prop_ptr / field, f"parameter '{prop_name}' {field}", prop[field]

@@ -1,0 +1,162 @@
+"""YAML -> plain data plus an eager source map, from ruamel's composed node graph.
+
+Constructing from nodes ourselves (instead of ruamel's constructors) keeps every
+duplicate key (the last wins, as with JSON), keeps timestamps as strings, and lets
+alias expansion be bounded before anything is built.
+"""
+
+from __future__ import annotations
+
+from mcplint.document.pointer import Pointer
+from mcplint.document.span import Span, from_marks
+from mcplint.errors import InputError
+
+MAX_EXPANDED_NODES = 1_000_000
+
+_BOOL = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+
+
+class YamlSourceMap:
+    def __init__(self, spans: dict, key_spans: dict) -> None:
+        self._spans = spans
+        self._key_spans = key_spans
+
+    def prepare(self, pointers) -> None:  # everything is mapped eagerly
+        pass
+
+    def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
+        tokens = tuple(str(t) for t in pointer)
+        depth = len(tokens)
+        while tokens[:depth] not in self._spans:
+            depth -= 1
+        found = tokens[:depth]
+        if key and depth == len(tokens) and found in self._key_spans:
+            return self._key_spans[found], Pointer(pointer[:depth])
+        return self._spans[found], Pointer(pointer[:depth])
+
+
+def load_yaml(text: str, path: str):
+    """Return (data, source_map, duplicate_members) or raise InputError."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        root = YAML(typ="rt").compose(text)
+    except MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        problem = err.problem or err.context or "invalid YAML"
+        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        raise InputError(path, f"invalid YAML: {problem}", line, col) from None
+    except YAMLError as err:
+        raise InputError(path, f"invalid YAML: {str(err).splitlines()[0]}") from None
+    if root is None:
+        raise InputError(path, "empty YAML document")
+    _check_expansion(root, path)
+    builder = _Builder()
+    data = builder.build(root, ())
+    return data, YamlSourceMap(builder.spans, builder.key_spans), builder.duplicates
+
+
+def _span(node) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return from_marks(s.line, s.column, e.line, e.column)
+
+
+def _check_expansion(root, path: str) -> None:
+    """Reject recursive aliases and alias bombs before building anything."""
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in active:
+            raise InputError(path, "recursive YAML alias", node.start_mark.line + 1, node.start_mark.column + 1)
+        active.add(key)
+        total = 1
+        if node.id == "sequence":
+            total += sum(size(child) for child in node.value)
+        elif node.id == "mapping":
+            total += sum(size(k) + size(v) for k, v in node.value)
+        active.discard(key)
+        sizes[key] = total
+        return total
+
+    if size(root) > MAX_EXPANDED_NODES:
+        raise InputError(
+            path,
+            f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} nodes (an alias bomb?)",
+            root.start_mark.line + 1,
+            root.start_mark.column + 1,
+        )
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.spans: dict[tuple, Span] = {}
+        self.key_spans: dict[tuple, Span] = {}
+        self.duplicates: list[Pointer] = []
+
+    def build(self, node, path: tuple):
+        self.spans[path] = _span(node)
+        if node.id == "scalar":
+            return _scalar(node)
+        if node.id == "sequence":
+            return [self.build(child, path + (str(i),)) for i, child in enumerate(node.value)]
+        result: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self._merge(result, value_node, path)
+                continue
+            key = _scalar(key_node) if key_node.id == "scalar" else str(key_node.value)
+            key = key if isinstance(key, str) else str(key).lower() if isinstance(key, bool) else str(key)
+            child = path + (key,)
+            if key in result:
+                self.duplicates.append(Pointer(child))
+            self.key_spans[child] = _span(key_node)
+            result[key] = self.build(value_node, child)
+        return result
+
+    def _merge(self, result: dict, value_node, path: tuple) -> None:
+        sources = value_node.value if value_node.id == "sequence" else [value_node]
+        for source in sources:
+            merged = self.build(source, path + ("<<",))
+            if isinstance(merged, dict):
+                for key, value in merged.items():
+                    result.setdefault(key, value)
+
+
+def _scalar(node):
+    tag, value = node.tag, node.value
+    if isinstance(tag, str):
+        name = tag
+    else:  # ruamel Tag object
+        name = getattr(tag, "value", None) or str(tag)
+    if name.endswith(":str") or getattr(node, "style", None) in ("'", '"', "|", ">"):
+        return value
+    if name.endswith(":null"):
+        return None
+    if name.endswith(":bool"):
+        return _BOOL.get(value.lower(), value)
+    if name.endswith(":int"):
+        try:
+            text = value.replace("_", "")
+            if text.startswith(("0o", "-0o", "+0o")):
+                return int(text.replace("0o", ""), 8)
+            return int(text, 0) if text.lstrip("+-").startswith(("0x", "0b")) else int(text)
+        except ValueError:
+            return value
+    if name.endswith(":float"):
+        try:
+            return float(value.replace("_", ""))
+        except ValueError:
+            low = value.lower()
+            if low in (".inf", "+.inf"):
+                return float("inf")
+            if low == "-.inf":
+                return float("-inf")
+            if low == ".nan":
+                return float("nan")
+            return value
+    return value  # timestamps, binary and custom tags stay text: JSON has no such types

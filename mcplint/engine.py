@@ -1,0 +1,222 @@
+"""Load documents, run the applicable rules, turn Violations into located Findings."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcplint import registry, versions
+from mcplint.config import Config, glob_to_regex, rule_options
+from mcplint.discovery import STDIN, Target, display_path
+from mcplint.document.loader import Document, load_document, read_stdin
+from mcplint.document.manifest import EXPECTED, Manifest, classify, describe
+from mcplint.document.pointer import Pointer
+from mcplint.errors import InputError, MCPLintError
+from mcplint.findings import Finding, Related, Severity
+from mcplint.rule import Rule, RuleContext
+
+
+@dataclass
+class Plan:
+    """Everything a run needs, resolved once from config and command-line flags."""
+
+    rules: list[Rule]
+    severity: dict[str, Severity]
+    options: dict[str, object]
+    version: str | None  # forced protocol version, or None to infer per document
+    per_file_ignores: list[tuple[object, str, set[str]]]  # (glob regex, pointer prefix, codes)
+    root: Path
+    max_bytes: int
+
+    @classmethod
+    def build(cls, config: Config, select=None, ignore=(), version: str | None = None) -> "Plan":
+        chosen = registry.select(
+            list(select) if select else config.select,
+            [*config.ignore, *ignore],
+            [] if select else config.extend_select,
+        )
+        where = config.source or "config"
+        severity: dict[str, Severity] = {}
+        for token, level in config.severity.items():
+            for rule in _config_rules(token, where, "severity"):
+                if level == "off":
+                    chosen = [r for r in chosen if r is not rule]
+                else:
+                    severity[rule.code] = Severity(level)
+        options = {}
+        for token, raw in config.options.items():
+            for rule in _config_rules(token, where, "options"):
+                options[rule.code] = rule_options(rule, raw, config.source)
+        ignores = []
+        for pattern, tokens in config.per_file_ignores.items():
+            glob, _, pointer = pattern.partition("#")
+            codes = {r.code for t in tokens for r in _config_rules(t, where, f"per-file-ignores.{pattern}")}
+            ignores.append((glob_to_regex(glob), pointer, codes))
+        return cls(
+            rules=[rule() for rule in chosen],
+            severity=severity,
+            options={r.code: options.get(r.code) or r.Options() for r in chosen},
+            version=version or config.protocol_version,
+            per_file_ignores=ignores,
+            root=config.root,
+            max_bytes=config.max_file_size_mb * 1024 * 1024,
+        )
+
+
+def _config_rules(token: str, where: str, key: str) -> list[type[Rule]]:
+    try:
+        return registry.find(token)
+    except MCPLintError:
+        raise MCPLintError(f"{where}: {key}: unknown rule {token!r}") from None
+
+
+@dataclass
+class FileReport:
+    path: str
+    version: str
+    shape: str
+    tools: int
+
+
+@dataclass
+class Result:
+    findings: list[Finding] = field(default_factory=list)
+    files: list[FileReport] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    errors: list[str] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)  # path -> text, for files with findings
+
+
+def run(targets: list[Target], plan: Plan) -> Result:
+    result = Result()
+    for target in targets:
+        shown = display_path(target.path)
+        try:
+            manifest = _load(target, shown, plan)
+        except InputError as err:
+            if target.explicit or _looks_like_manifest(target.path):
+                result.errors.append(str(err))
+            else:
+                result.skipped.append((shown, str(err).split(": ", 1)[-1]))
+            continue
+        except RecursionError:
+            result.errors.append(f"{shown}: document is nested too deeply")
+            continue
+        if manifest is None:
+            result.skipped.append((shown, "not an MCP tool manifest"))
+            continue
+        try:
+            findings, version = lint(manifest, plan)
+        except RecursionError:
+            result.errors.append(f"{shown}: document is nested too deeply")
+            continue
+        result.findings.extend(findings)
+        if findings:
+            result.sources[shown] = manifest.document.text
+        result.files.append(FileReport(shown, version, manifest.shape, sum(1 for _ in manifest.tools())))
+    result.findings.sort(key=lambda f: f.sort_key)
+    return result
+
+
+def _load(target: Target, shown: str, plan: Plan) -> Manifest | None:
+    raw = read_stdin() if target.path == STDIN else None
+    document = load_document(target.path if raw is None else shown, raw, plan.max_bytes)
+    document.path = shown
+    manifest = classify(document)
+    if manifest is None and target.explicit:
+        raise InputError(shown, f"not an MCP tool manifest: {EXPECTED}; found {describe(document.data)}")
+    return manifest
+
+
+def _looks_like_manifest(path: str) -> bool:
+    """A walked file that failed to load is an error only if it seems meant as a manifest."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return False
+    return b"inputSchema" in head or b'"tools"' in head or b"tools:" in head
+
+
+def infer_version(manifest: Manifest) -> str:
+    """A tools/list result without `resultType` (required from 2026-07-28) came from
+    a handshake-era server; everything else is linted at the newest version."""
+    result = manifest.result
+    if result is not None and "resultType" not in result[1]:
+        return versions.LATEST_HANDSHAKE
+    return versions.LATEST
+
+
+def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
+    version = plan.version or infer_version(manifest)
+    path = manifest.path
+    raw: list[tuple[Rule, object]] = []
+    for rule in plan.rules:
+        if version not in rule.versions or manifest.kind not in rule.applies_to:
+            continue
+        ctx = RuleContext(version, plan.options[rule.code], path)
+        raw.extend((rule, v) for v in rule.check(manifest, ctx))
+    if not raw:
+        return [], version
+    document = manifest.document
+    document.source_map.prepare(
+        [v.pointer for _, v in raw] + [p for _, v in raw for p, _ in v.related]
+    )
+    findings = [_finding(rule, v, manifest, plan) for rule, v in raw]
+    return [f for f in findings if not _ignored(f, document, plan)], version
+
+
+def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan) -> Finding:
+    source_map = manifest.document.source_map
+    span, _ = source_map.span(violation.pointer, key=violation.at_key)
+    pointer = str(violation.pointer)
+    related = tuple(
+        Related(message, str(ptr), source_map.span(ptr)[0]) for ptr, message in violation.related
+    )
+    return Finding(
+        code=rule.code,
+        name=rule.name,
+        severity=plan.severity.get(rule.code, rule.severity),
+        message=violation.message,
+        path=manifest.path,
+        span=span,
+        pointer=pointer,
+        checklist=tuple(rule.checklist),
+        tool=manifest.tool_name_at(violation.pointer),
+        fingerprint=fingerprint(rule.code, manifest, violation.pointer),
+        related=related,
+    )
+
+
+def fingerprint(code: str, manifest: Manifest, ptr: Pointer) -> str:
+    """Stable across reformatting and moves within the file: no line numbers."""
+    value = manifest.document.data
+    for token in ptr:
+        try:
+            value = value[int(token) if isinstance(value, list) else token]
+        except (KeyError, IndexError, TypeError, ValueError):
+            break
+    payload = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    digest = hashlib.sha256(f"{code}\0{manifest.path}\0{ptr}\0{payload}".encode())
+    return digest.hexdigest()[:32]
+
+
+def _ignored(finding: Finding, document: Document, plan: Plan) -> bool:
+    if not plan.per_file_ignores:
+        return False
+    rel = _relative(document.path, plan.root)
+    for regex, pointer, codes in plan.per_file_ignores:
+        if finding.code in codes and regex.match(rel) and (
+            not pointer or finding.pointer == pointer or finding.pointer.startswith(pointer + "/")
+        ):
+            return True
+    return False
+
+
+def _relative(path: str, root: Path) -> str:
+    try:
+        return Path(path).absolute().relative_to(root).as_posix()
+    except ValueError:
+        return path

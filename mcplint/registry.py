@@ -1,0 +1,112 @@
+"""Find rules (the built-in pack and `mcplint.rules` entry points) and select them."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import pkgutil
+import re
+from functools import lru_cache
+
+from mcplint.errors import MCPLintError
+from mcplint.rule import Rule
+
+ENTRY_POINT_GROUP = "mcplint.rules"
+BUILTIN_PACK = "mcplint_rules"
+_CODE = re.compile(r"^[A-Z]{2,6}[0-9]{3}$")
+_SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+def _pack_modules(package_name: str):
+    package = importlib.import_module(package_name)
+    yield package
+    for info in pkgutil.iter_modules(getattr(package, "__path__", []), package_name + "."):
+        if not info.ispkg and not info.name.rsplit(".", 1)[-1].startswith("_"):
+            yield importlib.import_module(info.name)
+
+
+def _rules_in(module) -> list[type[Rule]]:
+    return [
+        obj
+        for obj in vars(module).values()
+        if inspect.isclass(obj) and issubclass(obj, Rule) and obj.__module__ == module.__name__
+        and "code" in vars(obj)
+    ]
+
+
+def _plugin_packs() -> list[str]:
+    if os.environ.get("MCPLINT_DISABLE_PLUGIN_AUTOLOAD"):
+        return []
+    from importlib.metadata import entry_points
+
+    return [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.value != BUILTIN_PACK]
+
+
+@lru_cache(maxsize=1)
+def all_rules() -> tuple[type[Rule], ...]:
+    """Every rule, sorted by code; metadata is validated once, here."""
+    found: list[type[Rule]] = []
+    for pack in [BUILTIN_PACK, *_plugin_packs()]:
+        try:
+            modules = list(_pack_modules(pack))
+        except Exception as err:  # one broken pack must not take the others down
+            raise MCPLintError(f"rule pack {pack!r} failed to load: {err}") from None
+        for module in modules:
+            found.extend(_rules_in(module))
+    _validate(found)
+    return tuple(sorted(found, key=lambda r: r.code))
+
+
+def _validate(rules: list[type[Rule]]) -> None:
+    codes: dict[str, type[Rule]] = {}
+    names: dict[str, type[Rule]] = {}
+    for rule in rules:
+        where = inspect.getsourcefile(rule) or rule.__module__
+        if not _CODE.match(rule.code):
+            raise MCPLintError(f"{where}: rule code {rule.code!r} must look like MCP123")
+        if not _SLUG.match(getattr(rule, "name", "")):
+            raise MCPLintError(f"{where}: rule name {getattr(rule, 'name', '')!r} must be kebab-case")
+        if not (rule.__doc__ or "").strip():
+            raise MCPLintError(f"{where}: rule {rule.code} has no docstring")
+        for table, key in ((codes, rule.code), (names, rule.name)):
+            if key in table:
+                raise MCPLintError(f"{where}: rule {key!r} is already defined by {table[key].__module__}")
+            table[key] = rule
+
+
+def find(token: str) -> list[type[Rule]]:
+    """Rules matched by a selector: ALL, a code, a code prefix or a slug."""
+    token = token.strip()
+    rules = all_rules()
+    if token.upper() == "ALL":
+        return list(rules)
+    upper = token.upper()
+    if re.fullmatch(r"[A-Z]+[0-9]*", upper):
+        matched = [r for r in rules if r.code.startswith(upper)]
+    else:
+        matched = [r for r in rules if r.name == token.lower()]
+    if not matched:
+        raise MCPLintError(f"unknown rule selector {token!r} (see `mcplint rules`)")
+    return matched
+
+
+def get(token: str) -> type[Rule]:
+    upper = token.strip().upper()
+    for rule in all_rules():
+        if rule.code == upper or rule.name == token.strip().lower():
+            return rule
+    raise MCPLintError(f"unknown rule {token!r} (see `mcplint rules`)")
+
+
+def select(select: list[str] | None, ignore: list[str], extend_select: list[str] = ()) -> list[type[Rule]]:
+    """ruff's order: the base set (default ALL), plus extend-select, minus ignore."""
+    chosen: dict[str, type[Rule]] = {}
+    for token in select if select is not None else ["ALL"]:
+        chosen.update((r.code, r) for r in find(token))
+    for token in extend_select:
+        chosen.update((r.code, r) for r in find(token))
+    for token in ignore:
+        for rule in find(token):
+            chosen.pop(rule.code, None)
+    return sorted(chosen.values(), key=lambda r: r.code)

@@ -1,0 +1,101 @@
+"""The rule API: rules yield Violations (pointer + message); the engine does the rest."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator
+
+from mcplint import versions
+from mcplint.document.pointer import Pointer
+from mcplint.findings import Severity
+
+if TYPE_CHECKING:
+    from mcplint.document.manifest import Manifest
+
+MANIFEST = "manifest"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    pointer: Pointer
+    message: str
+    at_key: bool = False  # locate the member's key rather than its value
+    related: tuple[tuple[Pointer, str], ...] = ()
+
+
+class Option:
+    """A declared rule option: ``max_words: int = Option(200, "Longest useful description.")``."""
+
+    def __init__(self, default: Any, description: str) -> None:
+        self.default = default
+        self.description = description
+
+
+class RuleOptions:
+    """Base for a rule's options. Subclasses declare annotated ``Option`` attributes;
+    config values are validated against the annotations (see mcplint.config)."""
+
+    def __init__(self, **values: Any) -> None:
+        for name, spec in self.fields().items():
+            setattr(self, name, values.get(name, copy.deepcopy(spec.default)))
+
+    @classmethod
+    def fields(cls) -> dict[str, Option]:
+        found: dict[str, Option] = {}
+        for klass in reversed(cls.__mro__):
+            for name, value in vars(klass).items():
+                if isinstance(value, Option):
+                    found[name] = value
+        return found
+
+    @classmethod
+    def annotations(cls) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):
+            merged.update(getattr(klass, "__annotations__", {}))
+        return merged
+
+
+@dataclass(frozen=True, slots=True)
+class RuleContext:
+    version: str  # the protocol version the document is linted against
+    options: Any  # the rule's Options instance
+    path: str
+
+
+class Rule:
+    """Base class. Subclasses set the metadata below and implement ``check``.
+
+    The class docstring is the rule's documentation: a one-line summary, then
+    ``## Why``, ``## Bad`` and ``## Good`` sections whose fenced examples run as tests.
+    """
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    checklist: ClassVar[tuple[int, ...]] = ()
+    category: ClassVar[str]
+    severity: ClassVar[Severity] = Severity.WARNING
+    versions: ClassVar[frozenset[str]] = versions.ALL
+    applies_to: ClassVar[frozenset[str]] = frozenset({MANIFEST})
+    Options: ClassVar[type[RuleOptions]] = RuleOptions
+
+    def check(self, doc: "Manifest", ctx: RuleContext) -> Iterator[Violation]:
+        raise NotImplementedError
+
+    @classmethod
+    def summary(cls) -> str:
+        doc = (cls.__doc__ or "").strip()
+        return doc.splitlines()[0].strip() if doc else ""
+
+
+class ToolRule(Rule):
+    """A rule that looks at one tool definition at a time."""
+
+    def check(self, doc: "Manifest", ctx: RuleContext) -> Iterator[Violation]:
+        for ptr, tool in doc.tools():
+            if isinstance(tool, dict):
+                yield from self.check_tool(ptr, tool, ctx)
+
+    def check_tool(self, ptr: Pointer, tool: dict, ctx: RuleContext) -> Iterator[Violation]:
+        raise NotImplementedError

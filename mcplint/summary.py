@@ -1,0 +1,40 @@
+"""Counts and the checklist verdicts, computed once for every reporter."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT
+from mcplint.findings import Finding
+
+
+def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> dict:
+    by_severity = Counter(f.severity.value for f in findings)
+    by_rule = Counter(f.code for f in findings)
+    per_item = Counter(item for f in findings for item in f.checklist)
+    covering: dict[int, list[str]] = {}
+    for rule in rules:
+        for item in rule.checklist:
+            covering.setdefault(item, []).append(rule.code)
+    checklist = []
+    for item, title in ITEMS.items():
+        codes = covering.get(item, [])
+        if not codes:
+            status = "not-assessable"
+        else:
+            status = "fail" if per_item[item] else "pass"
+        entry = {"item": item, "title": title, "status": status, "findings": per_item[item], "rules": codes}
+        if status == "not-assessable":
+            entry["note"] = NOT_ASSESSABLE_HINT
+        checklist.append(entry)
+    return {
+        "files": len(files),
+        "tools": sum(f.tools for f in files),
+        "skipped": len(skipped),
+        "errors": len(errors),
+        "findings": len(findings),
+        "by_severity": {level: by_severity.get(level, 0) for level in ("error", "warning", "info")},
+        "by_rule": dict(sorted(by_rule.items())),
+        "protocol_versions": sorted({f.version for f in files}),
+        "checklist": checklist,
+    }

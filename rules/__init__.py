@@ -1,0 +1,1 @@
+"""mcplint's built-in rules: one rule per module, discovered automatically."""

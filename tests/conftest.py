@@ -1,0 +1,43 @@
+"""Shared test helpers: paths, the CLI runner and golden-file comparison."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+SHARED = ROOT.parent / "shared"
+UPDATE_GOLDEN = bool(os.environ.get("MCPLINT_UPDATE_GOLDEN"))
+
+
+def shared_path(*parts: str) -> Path:
+    """A file in ../shared, or skip the test saying why (it is never committed here)."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is not available (../shared is not checked out beside the project)")
+    return path
+
+
+def run_mcplint(*args: str, cwd: Path | None = None, stdin: bytes | None = None, env: dict | None = None):
+    """Run the real command in a subprocess, as a user would."""
+    full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", **(env or {})}
+    full_env.pop("FORCE_COLOR", None)
+    return subprocess.run(
+        [sys.executable, "-m", "mcplint", *args],
+        cwd=cwd or ROOT, input=stdin, capture_output=True, env=full_env, timeout=120,
+    )
+
+
+def assert_golden(actual: str, golden: Path) -> None:
+    """Compare with a golden file; MCPLINT_UPDATE_GOLDEN=1 rewrites it (review the diff)."""
+    if UPDATE_GOLDEN or not golden.exists():
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(actual, encoding="utf-8")
+        if not UPDATE_GOLDEN:
+            pytest.fail(f"{golden} did not exist; it was written now, review and commit it")
+    assert actual == golden.read_text(encoding="utf-8"), f"output differs from {golden.relative_to(ROOT)}"
