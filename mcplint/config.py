@@ -72,18 +72,12 @@ def _read_raw(path: Path) -> dict:
         except tomllib.TOMLDecodeError as err:
             raise MCPLintError(f"{path}: invalid TOML: {err}") from None
         raw = doc.get("tool", {}).get("mcplint", {})
-    else:
-        from ruamel.yaml import YAML
-        from ruamel.yaml.error import YAMLError
+    elif not text.strip():
+        raw = {}
+    else:  # the manifest loader keeps dates such as 2025-06-18 as text
+        from mcplint.document.yamlmap import load_yaml
 
-        try:
-            raw = YAML(typ="safe", pure=True).load(text)
-        except YAMLError as err:
-            mark = getattr(err, "problem_mark", None)
-            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-            problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-            raise MCPLintError(f"{where}: invalid YAML in config: {problem}") from None
-        raw = raw if raw is not None else {}
+        raw = load_yaml(text, str(path))[0]
     if not isinstance(raw, dict):
         raise MCPLintError(f"{path}: config must be a mapping of settings")
     return raw

@@ -7,11 +7,15 @@ alias expansion be bounded before anything is built.
 
 from __future__ import annotations
 
+import re
+
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span, from_marks
 from mcplint.errors import InputError
 
 MAX_EXPANDED_NODES = 1_000_000
+MAX_FLOW_DEPTH = 256  # ruamel's scanner slows down sharply with deep flow nesting
+_FLOW_TOKEN = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'|[\[\]{}]")
 
 _BOOL = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
@@ -40,11 +44,12 @@ def load_yaml(text: str, path: str):
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    _check_flow_depth(text, path)
     try:
         root = YAML(typ="rt").compose(text)
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
-        problem = err.problem or err.context or "invalid YAML"
+        problem = ", ".join(p for p in (err.context, err.problem) if p) or "invalid YAML"
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         raise InputError(path, f"invalid YAML: {problem}", line, col) from None
     except YAMLError as err:
@@ -55,6 +60,20 @@ def load_yaml(text: str, path: str):
     builder = _Builder()
     data = builder.build(root, ())
     return data, YamlSourceMap(builder.spans, builder.key_spans), builder.duplicates
+
+
+def _check_flow_depth(text: str, path: str) -> None:
+    depth = 0
+    for match in _FLOW_TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_FLOW_DEPTH:
+                line = text.count("\n", 0, match.start()) + 1
+                column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+                raise InputError(path, f"document is nested too deeply (over {MAX_FLOW_DEPTH} levels)", line, column)
+        elif token in "]}":
+            depth = max(depth - 1, 0)
 
 
 def _span(node) -> Span:

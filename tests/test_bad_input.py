@@ -1,0 +1,131 @@
+"""Bad input: a clear one-line error naming the file (and line/column), exit 2, no traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run_mcplint
+
+
+def lint_file(tmp_path, name: str, content: bytes, *extra: str):
+    path = tmp_path / name
+    path.write_bytes(content)
+    return run_mcplint("check", str(path), "--format", "json", *extra), path
+
+
+def assert_one_line_error(proc, *fragments: str):
+    stderr = proc.stderr.decode("utf-8")
+    assert proc.returncode == 2, (proc.returncode, stderr, proc.stdout[:500])
+    assert "Traceback" not in stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("mcplint: error: ")
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]
+
+
+def test_invalid_json_names_file_line_and_column(tmp_path):
+    proc, path = lint_file(tmp_path, "tools.json", b'{"tools": [\n  {"name": "x",,}\n]}')
+    assert_one_line_error(proc, f"{path}:2:16: invalid JSON: Expecting property name")
+
+
+def test_invalid_yaml_names_file_line_and_column(tmp_path):
+    proc, path = lint_file(tmp_path, "tools.yaml", b"tools:\n  - name: x\n   description: [unclosed\n")
+    assert_one_line_error(proc, f"{path}:3:", "invalid YAML")
+
+
+def test_yaml_with_two_documents(tmp_path):
+    proc, path = lint_file(tmp_path, "tools.yaml", b"tools: []\n---\ntools: []\n")
+    assert_one_line_error(proc, str(path), "invalid YAML", "single document")
+
+
+def test_yaml_alias_bomb_is_refused_quickly(tmp_path):
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 9):
+        prev = f"*a{i - 1}"
+        lines.append(f"a{i}: &a{i} [{', '.join([prev] * 10)}]")
+    lines.append("tools: *a8")
+    proc, path = lint_file(tmp_path, "bomb.yaml", "\n".join(lines).encode())
+    assert_one_line_error(proc, str(path), "alias bomb")
+
+
+def test_recursive_yaml_alias(tmp_path):
+    proc, path = lint_file(tmp_path, "loop.yaml", b"tools: &t\n  - *t\n")
+    assert_one_line_error(proc, str(path), "recursive YAML alias")
+
+
+def test_non_utf8_names_the_byte_and_position(tmp_path):
+    proc, path = lint_file(tmp_path, "latin1.json", '{"tools": [{"name": "caf\u00e9"}]}'.encode("latin-1"))
+    assert_one_line_error(proc, f"{path}:1:", "not valid UTF-8 (byte 0xe9)")
+
+
+def test_utf16_is_named(tmp_path):
+    proc, path = lint_file(tmp_path, "u16.json", '{"tools": []}'.encode("utf-16"))
+    assert_one_line_error(proc, str(path), "UTF-16")
+
+
+def test_binary_file(tmp_path):
+    proc, path = lint_file(tmp_path, "image.json", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    assert_one_line_error(proc, str(path), "binary file")
+
+
+@pytest.mark.parametrize("content", [b"", b"   \n\n"])
+def test_empty_file(tmp_path, content):
+    proc, path = lint_file(tmp_path, "empty.json", content)
+    assert_one_line_error(proc, str(path), "empty file")
+
+
+@pytest.mark.parametrize("name,content", [
+    ("deep.json", b"[" * 50000 + b"]" * 50000),
+    ("deep.yaml", b"tools:\n  - " + b"[" * 5000 + b"]" * 5000 + b"\n"),
+])
+def test_deeply_nested_document(tmp_path, name, content):
+    proc, path = lint_file(tmp_path, name, content)
+    assert_one_line_error(proc, str(path), "nested too deeply")
+
+
+def test_huge_file_is_refused_without_reading_it_all(tmp_path):
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as handle:
+        handle.write(b'{"tools": [' + b" " * (50 * 1024 * 1024) + b"]}")
+    proc = run_mcplint("check", str(path), "--format", "json")
+    assert_one_line_error(proc, str(path), "over the 20 MiB limit")
+
+
+def test_nonexistent_path():
+    proc = run_mcplint("check", "no/such/manifest.json", "--format", "json")
+    assert_one_line_error(proc, "no/such/manifest.json: no such file or directory")
+
+
+def test_folder_without_manifests(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "x", "version": "1.0.0"}')
+    (tmp_path / "notes.txt").write_text("hello")
+    proc = run_mcplint("check", str(tmp_path), "--format", "json")
+    assert_one_line_error(proc, "no MCP tool manifests found", "1 file(s) skipped")
+
+
+@pytest.mark.parametrize("content,found", [
+    (b'{"name": "pkg", "version": "1.0.0"}', "an object with keys 'name', 'version'"),
+    (b"42", "a int value"),
+    (b"[1, 2]", "an array whose items are not tool objects"),
+    (b"[]", "an empty array"),
+])
+def test_named_file_of_the_wrong_shape(tmp_path, content, found):
+    proc, path = lint_file(tmp_path, "thing.json", content)
+    line = assert_one_line_error(proc, str(path), "not an MCP tool manifest", "tools/list result")
+    assert found in line
+
+
+def test_nan_is_not_json(tmp_path):
+    proc, path = lint_file(tmp_path, "nan.json", b'{"tools": [{"name": "x", "inputSchema": {"maximum": NaN}}]}')
+    assert_one_line_error(proc, str(path), "NaN is not valid JSON")
+
+
+def test_one_bad_file_among_good_ones_still_reports_the_good_ones(tmp_path):
+    (tmp_path / "good.json").write_text('{"tools": [{"name": "a", "name": "b", "inputSchema": {"type": "object"}}]}')
+    (tmp_path / "bad.json").write_text('{"tools": [')
+    proc = run_mcplint("check", str(tmp_path / "good.json"), str(tmp_path / "bad.json"), "--format", "json", "--select", "MCP101")
+    assert proc.returncode == 2
+    assert b'"rule": "MCP101"' in proc.stdout
+    assert b"bad.json:1:" in proc.stderr and b"Traceback" not in proc.stderr
