@@ -1,0 +1,190 @@
+"""`--format sarif`: one SARIF 2.1.0 run for GitHub code scanning and other SARIF consumers.
+
+Valid against the OASIS schema (tests check it with format checking on). Deterministic:
+no timestamps, no absolute working directory, stable order. Fields follow what GitHub
+reads (see linter-conventions §2): every selected rule is listed even when nothing
+fired, `primaryLocationLineHash` is left to upload-sarif, URIs are repo-relative.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import quote
+
+from mcplint import docs
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/mcplint/mcplint"
+HELP_URI = "https://github.com/mcplint/mcplint/blob/main/docs/rules/{code}.md"
+FINGERPRINT_KEY = "mcplint/v1"
+MAX_DESCRIPTION = 1024  # GitHub truncates/rejects longer short and full descriptions
+
+LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "info": "recommendation"}
+_DRIVE = re.compile(r"^[A-Za-z]:/")
+_INDEX = re.compile(r"^(0|[1-9][0-9]*)$")
+_BLOCK = re.compile(r"^\s*([-*+|>]|\d+[.)]|    )")
+_TOOL = re.compile(r"(^|/)tools/(0|[1-9][0-9]*)$")
+
+
+def render(findings, ctx) -> str:
+    return json.dumps(sarif_log(findings, ctx), indent=2, ensure_ascii=False) + "\n"
+
+
+def sarif_log(findings, ctx) -> dict:
+    descriptors, index = [], {}
+    for rule in ctx.rules:
+        if rule.code not in index:
+            index[rule.code] = len(descriptors)
+            descriptors.append(rule_descriptor(rule))
+    for finding in findings:  # a code outside the selection (e.g. reserved ones) still needs a rule
+        if finding.code not in index:
+            index[finding.code] = len(descriptors)
+            descriptors.append(_bare_descriptor(finding))
+    driver = {
+        "name": "mcplint",
+        "semanticVersion": ctx.tool_version,
+        "informationUri": INFORMATION_URI,
+        "rules": descriptors,
+    }
+    run = {
+        "tool": {"driver": driver},
+        "automationDetails": {"id": "mcplint/"},
+        "columnKind": "unicodeCodePoints",
+        "results": [result(f, index[f.code]) for f in findings],
+    }
+    summary = ctx.summary or {}
+    if summary:
+        run["properties"] = {
+            "protocolVersions": list(summary.get("protocol_versions", [])),
+            "checklist": [
+                {"item": e["item"], "status": e["status"], "findings": e.get("findings", 0)}
+                for e in summary.get("checklist", [])
+            ],
+        }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def rule_descriptor(rule) -> dict:
+    parts = docs.sections(rule)
+    summary = rule.summary() or rule.name
+    why = unwrap(parts.get("Why", ""))
+    help_uri = HELP_URI.format(code=rule.code)
+    level = rule.severity.value
+    tags = ["mcp", rule.category] + [f"checklist-{item}" for item in rule.checklist]
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": _clip(summary)},
+        "fullDescription": {"text": _clip(f"{summary}\n\n{why}".strip())},
+        "help": {
+            "text": "\n\n".join(p for p in (summary, why, f"Documentation: {help_uri}") if p),
+            "markdown": docs.markdown(rule) + f"\n[Documentation]({help_uri})\n",
+        },
+        "helpUri": help_uri,
+        "defaultConfiguration": {"level": LEVEL[level]},
+        "properties": {
+            "checklist": list(rule.checklist),
+            "category": rule.category,
+            "tags": list(dict.fromkeys(tags))[:20],
+            "precision": getattr(rule, "precision", "high"),
+            "problem.severity": PROBLEM_SEVERITY[level],
+        },
+    }
+
+
+def _bare_descriptor(finding) -> dict:
+    text = finding.name or finding.code
+    return {
+        "id": finding.code,
+        "name": finding.name or finding.code,
+        "shortDescription": {"text": text},
+        "fullDescription": {"text": text},
+        "help": {"text": text},
+        "defaultConfiguration": {"level": LEVEL[finding.severity.value]},
+    }
+
+
+def result(finding, rule_index: int) -> dict:
+    location = {
+        "physicalLocation": _physical(finding.path, finding.span),
+        "logicalLocations": _logical(finding),
+    }
+    entry = {
+        "ruleId": finding.code,
+        "ruleIndex": rule_index,
+        "level": LEVEL[finding.severity.value],
+        "message": {"text": finding.message},
+        "locations": [location],
+    }
+    if finding.related:
+        entry["relatedLocations"] = [
+            {
+                "id": number,
+                "physicalLocation": _physical(finding.path, related.span),
+                "logicalLocations": [{"fullyQualifiedName": related.pointer, "kind": _kind(related.pointer)}],
+                "message": {"text": related.message},
+            }
+            for number, related in enumerate(finding.related, start=1)
+        ]
+    if finding.fingerprint:
+        entry["partialFingerprints"] = {FINGERPRINT_KEY: finding.fingerprint}
+    properties = {"checklist": list(finding.checklist), "pointer": finding.pointer}
+    if finding.tool is not None:
+        properties["tool"] = finding.tool
+    entry["properties"] = properties
+    return entry
+
+
+def _physical(path: str, span) -> dict:
+    return {
+        "artifactLocation": {"uri": artifact_uri(path)},
+        "region": {
+            "startLine": span.line,
+            "startColumn": span.column,
+            "endLine": span.end_line,
+            "endColumn": span.end_column,
+        },
+    }
+
+
+def _logical(finding) -> list[dict]:
+    found = [{"fullyQualifiedName": finding.pointer, "kind": _kind(finding.pointer)}]
+    if finding.tool is not None:
+        found.append({"name": finding.tool, "fullyQualifiedName": f"tools/{finding.tool}", "kind": "function"})
+    return found
+
+
+def _kind(pointer: str) -> str:
+    """SARIF's JSON kinds: a tool (or the document) is an object, a member a property."""
+    if not pointer or _TOOL.search(pointer):
+        return "object"
+    last = pointer.rsplit("/", 1)[-1]
+    return "value" if _INDEX.match(last) else "property"
+
+
+def artifact_uri(path: str) -> str:
+    """A `uri-reference` for a report path: relative paths stay relative (percent-encoded,
+    so spaces and non-ASCII are valid); absolute paths become file: URIs."""
+    if _DRIVE.match(path):
+        return "file:///" + path[:2] + quote(path[2:], safe="/")
+    if path.startswith("/"):
+        return "file://" + quote(path, safe="/")
+    return quote(path, safe="/")
+
+
+def unwrap(text: str) -> str:
+    """Join a docstring's hard-wrapped prose lines; lists, tables and code keep their lines."""
+    paragraphs = []
+    for paragraph in re.split(r"\n\s*\n", text.strip()):
+        lines = paragraph.splitlines()
+        if "```" in paragraph or any(_BLOCK.match(line) for line in lines):
+            paragraphs.append(paragraph)
+        else:
+            paragraphs.append(" ".join(line.strip() for line in lines))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_DESCRIPTION else text[: MAX_DESCRIPTION - 1].rstrip() + "…"
