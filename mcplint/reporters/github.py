@@ -1,0 +1,61 @@
+"""`--format github`: GitHub Actions workflow commands, one annotation per finding.
+
+    ::error file=m.json,line=7,endLine=7,col=12,endColumn=20,title=MCP204 duplicate-tool-name::Tool name ...
+
+Findings are wrapped in one ``::group::`` per file; a plain summary line ends the
+output. GitHub shows at most 10 error and 10 warning annotations per step, so the
+full list stays readable in the log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def escape_data(value: str) -> str:
+    """Escape a command's message (the part after ``::``)."""
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    """Escape a property value (``file=``, ``title=``...): also ``:`` and ``,``."""
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(finding) -> str:
+    span = finding.span
+    props = [("file", finding.path), ("line", span.line), ("endLine", span.end_line)]
+    if span.line == span.end_line:  # GitHub only honours columns on single-line annotations
+        props += [("col", span.column), ("endColumn", span.end_column)]
+    props.append(("title", f"{finding.code} {finding.name}"))
+    rendered = ",".join(f"{key}={escape_property(str(value))}" for key, value in props)
+    return f"::{COMMAND[finding.severity.value]} {rendered}::{escape_data(finding.message)}"
+
+
+def render(findings, ctx) -> str:
+    lines: list[str] = []
+    by_file: dict[str, list] = {}
+    for finding in findings:
+        by_file.setdefault(finding.path, []).append(finding)
+    for path, group in by_file.items():
+        lines.append(f"::group::{escape_data(path)}")
+        lines.extend(annotation(f) for f in group)
+        lines.append("::endgroup::")
+    lines.append(_summary_line(findings, ctx.summary or {}))
+    return "\n".join(lines) + "\n"
+
+
+def _summary_line(findings, summary: dict) -> str:
+    files, tools = summary.get("files", 0), summary.get("tools", 0)
+    scope = f"{_plural(files, 'manifest')} ({_plural(tools, 'tool')})"
+    if not findings:
+        return f"mcplint: no problems found in {scope}"
+    counts = Counter(f.severity.value for f in findings)
+    parts = ", ".join(_plural(counts[level], level) for level in ("error", "warning", "info") if counts[level])
+    return f"mcplint: {_plural(len(findings), 'problem')} ({parts}) in {scope}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 or noun == "info" else f"{count} {noun}s"
