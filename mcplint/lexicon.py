@@ -1,0 +1,365 @@
+"""Word lists and word helpers for the naming and description rules.
+
+- ``IMPERATIVE_VERBS``: the curated verbs a tool description may start with
+  (MCP211; users extend it with the rule's ``extra-verbs`` option).
+- ``imperative_of`` / ``verb_of_gerund``: "Gets" -> "get", "Fetching" -> "fetch".
+- ``MARKETING`` / ``MarketingMatcher``: hype, overly friendly and vague phrases (MCP221).
+- ``split_words`` / ``matches_style`` / ``to_style``: identifier styles (MCP202, MCP203).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+# -- verbs --------------------------------------------------------------------------
+
+# Verbs in their base (imperative) form, lowercase. Deliberately broad: a first word
+# missing from here is reported, so every common action in tool descriptions belongs in.
+_VERBS = """
+    abort accept access acknowledge acquire activate add adjust advance aggregate alert
+    align allocate allow alter amend analyse analyze annotate announce anonymize answer
+    append apply approve archive arrange ask assemble assert assess assign assist
+    associate attach attempt audit authenticate authorize autocomplete autofill average
+    await backfill backup ban batch beautify benchmark bind blacklist block book
+    bookmark boost bootstrap brainstorm branch break broadcast browse buffer build bump
+    bundle buy cache calculate calibrate call cancel capitalize capture cast catalog
+    categorize center centre chain change charge chat check checkout checkpoint choose
+    chunk cite claim clarify classify clean cleanse cleanup clear click clip clone close
+    cluster collaborate collapse collect combine comment commit compact compare compile
+    complete compose compress compute concatenate conduct configure confirm connect
+    consider consolidate construct consume contact continue contribute convert copy
+    correct count crawl create crop curate customize cut deactivate debug decide declare
+    decline decode decompress decrement decrypt dedupe deduplicate define delegate
+    delete deliver demonstrate deny deploy deprecate derive describe deserialize design
+    destroy detach detect determine diagnose dial diff digest disable disconnect
+    discover dismiss dispatch display dispose distribute divide do download downvote
+    draft drag draw drop dump duplicate echo edit elicit email embed emit emphasize
+    empty emulate enable encode encourage encrypt end enforce enhance enlist enqueue
+    enrich ensure enter enumerate erase escalate escape estimate evaluate evict examine
+    exchange exclude execute exit expand expire explain explore export expose extend
+    extract fail feed fetch fill filter finalize find finish fix flag flatten flip flush
+    focus fold follow force forecast forget fork format forward freeze gain gather
+    generate geocode get give go grab grant greet grep group guarantee guess guide
+    handle hash help hide highlight hint hold hover identify ignore import improve
+    include increase increment index infer inform ingest initialize inject insert
+    inspect install instantiate integrate interact interpolate interpret interrupt
+    introspect invalidate invert investigate invite invoke issue iterate join jump keep
+    kill label launch learn leave let lift limit link lint list listen load localize locate
+    lock log login logout look lookup make manage map mark mask match materialize
+    maximize measure memorize mention merge message migrate minify minimize mint mirror
+    mock moderate modify monitor mount move mutate mute navigate negotiate normalize
+    notarize notify obfuscate observe obtain offer onboard open operate optimize
+    orchestrate order organize outline overlay override overwrite pack package page
+    paginate paint pan parametrize paraphrase parse partition pass paste patch pause pay
+    perform persist pick pin ping place plan play plot poll populate post predict
+    prefetch preload prepare prepend preprocess present preserve press pretty-print
+    preview print prioritize proceed process produce profile promote prompt pronounce
+    proofread propose protect prove provide provision prune publish pull purchase purge
+    push put quantize query queue quit quote raise randomize rank rate reach react read
+    reason rebase rebuild recalculate recall receive recognize recommend reconcile
+    record recover redact redeem redirect redo reduce refactor refine reflect reformat
+    refresh regenerate register reindex reject release reload remember remind remove
+    rename render renew reopen reorder reorganize repair repeat rephrase replace replay
+    reply report repost reproduce request require rerank rerun resample rescan
+    reschedule research resend reserve reset resize resolve respond restart restore
+    restrict restructure resume retag retire retrieve retry return reveal reverse revert
+    review revise revoke rewind rewrite roll rollback rotate round route run sample
+    sanitize save say scaffold scale scan schedule scope score scrape screenshot scroll
+    search secure see seed seek segment select sell send serialize serve set settle
+    setup share shift shorten show shrink shuffle shutdown sign signal signup simplify
+    simulate sketch skip sleep slice smooth snapshot sniff snip snooze solve sort spawn
+    speak specify spell spellcheck spin split stage stamp standardize star start stash
+    stat stop store stream strip stub study submit subscribe substitute subtract suggest
+    sum summarise summarize supply suspend swap sweep swipe switch sync synchronize
+    synthesize tabulate tag tail take talk tally tap tear teardown tell terminate test
+    think throttle tidy tint toggle tokenize touch trace track train transcode
+    transcribe transfer transform transition translate transmit transpose traverse treat
+    trigger trim truncate trust tune turn tweak tweet type unarchive unblock undo
+    unfollow uninstall unlink unlock unmute unpack unpin unset unshare unstar
+    unsubscribe unwatch unwrap update upgrade upload upscale upsert upvote use utilize
+    validate vectorize verify vet view visit visualize vote wait walk warn watch weigh
+    whitelist wipe withdraw wrap write zip zoom
+"""
+IMPERATIVE_VERBS: frozenset[str] = frozenset(
+    {*_VERBS.split(), *(v[:-3] + "ise" for v in _VERBS.split() if v.endswith("ize"))}
+)
+
+# Third-person forms that the regular rules in ``imperative_of`` get wrong.
+_IRREGULAR = {"has": "have", "does": "do", "goes": "go", "is": "be", "says": "say"}
+
+# Prefixes that make a new verb from a known one: "unstage", "reindex", "precompute".
+_PREFIXES = ("re", "un", "pre", "de", "dis", "auto", "bulk", "batch", "multi")
+
+
+def is_verb(word: str, extra: Iterable[str] = ()) -> bool:
+    """Whether ``word`` (any case) is a base-form verb: in the lexicon, in ``extra``,
+    a known prefix plus a lexicon verb, or a hyphenated phrase ending in one."""
+    word = word.lower()
+    if word in IMPERATIVE_VERBS or word in extra:
+        return True
+    if "-" in word:
+        return is_verb(word.replace("-", ""), extra) or is_verb(word.rsplit("-", 1)[1], extra)
+    return any(
+        word.startswith(p) and len(word) - len(p) >= 4 and word[len(p):] in IMPERATIVE_VERBS
+        for p in _PREFIXES
+    )
+
+
+def imperative_of(word: str, extra: Iterable[str] = ()) -> str | None:
+    """The base verb of a third-person singular form ("Gets" -> "get", "Queries" ->
+    "query", "Searches" -> "search", "Does" -> "do"), or None when it is not one."""
+    lower = word.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower] if is_verb(_IRREGULAR[lower], extra) else None
+    if not lower.endswith("s") or lower.endswith("ss") or is_verb(lower, extra):
+        return None
+    candidates = [lower[:-3] + "y"] if lower.endswith("ies") else []
+    candidates.append(lower[:-1])
+    if lower.endswith("es"):
+        candidates.append(lower[:-2])
+    return next((c for c in candidates if len(c) > 1 and is_verb(c, extra)), None)
+
+
+def verb_of_gerund(word: str, extra: Iterable[str] = ()) -> str | None:
+    """The base verb of an -ing form ("Fetching" -> "fetch", "Creating" -> "create",
+    "Getting" -> "get"), or None."""
+    lower = word.lower()
+    if not lower.endswith("ing") or len(lower) < 6 or is_verb(lower, extra):
+        return None
+    stem = lower[:-3]
+    candidates = [stem, stem + "e"]
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        candidates.append(stem[:-1])
+    return next((c for c in candidates if is_verb(c, extra)), None)
+
+
+# -- how a description opens ---------------------------------------------------------
+
+_MARKUP = re.compile(r"[\s#*_>`\"'“”‘’«»•·+=~|-]+")
+_TAG = re.compile(r"(?:\[[^\]\n]{1,40}\]|\([^)\n]{1,40}\)|(?P<label>[A-Za-z]+):(?=\s))\s*")
+_LABELS = {"note", "deprecated", "beta", "alpha", "experimental", "important", "warning",
+           "caution", "new", "preview", "internal", "admin", "legacy", "info", "nb"}
+_PLACEHOLDER = re.compile(r"\{\{?[^{}\n]*\}\}?|<[^<>\n]+>|\$\{?\w+\}?|%[sd]")
+_WORD_AT = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_FILLERS = {"also", "just", "then", "first"}
+NON_VERB_OPENERS = frozenset(
+    "a an the this that these those it its you your we our i my they their here there "
+    "when if for with in on of to from by as and or all any each every some".split()
+)
+
+# Openings that describe the tool instead of saying what it does: (regex, label).
+PREAMBLES = tuple((re.compile(source, re.I), label) for source, label in (
+    (r"(?:this|the) (?:mcp )?(?:tool|function|endpoint|method|command|action|api|operation|"
+     r"utility|plugin)\b", "This tool"),
+    (r"an? (?:[\w-]+ ){0,3}?(?:tool|function|endpoint|method|command|utility|helper|wrapper|"
+     r"api|plugin|service)\b", "A tool that"),
+    (r"(?:tool|function|utility|helper|endpoint) (?:to|for|that|which)\b", "Tool to"),
+    (r"helps\b(?: (?:you|users?|the (?:user|model|assistant|agent|llm)))?(?: to)?|help you(?: to)?",
+     "Helps you"),
+    (r"(?:allows|lets|enables|permits) (?:you|users?|one|the (?:user|model|assistant|agent|llm))"
+     r"(?: to)?|allows to", "Allows you to"),
+    (r"(?:(?:is|can be) )?used (?:to|for)\b", "Used to"),
+    (r"use (?:this|the) (?:tool|function)\b(?: (?:to|for|when))?", "Use this tool to"),
+    (r"(?:you|we|i|it) (?:can|may|will|should|allows?|lets?)\b", "You can"),
+))
+_LINKING = {"that", "which", "to", "for", "will", "can", "you", "users", "user", "the", "model",
+            "is", "used", "lets", "allows", "helps", "help", "be", "when"}
+
+
+def _base_verb(word: str, extra: Iterable[str]) -> str | None:
+    if is_verb(word, extra):
+        return word.lower()
+    return imperative_of(word, extra) or verb_of_gerund(word, extra)
+
+
+def opening_problem(text: str, extra: Iterable[str] = ()) -> tuple[str, str, str | None] | None:
+    """Why ``text`` (a tool description) does not open with an imperative verb, as
+    ``(kind, what it opens with, suggested verb or None)``, or None when it does.
+    Kinds: ``preamble`` ("This tool ..."), ``third-person`` ("Gets"), ``gerund``
+    ("Getting"), ``not-verb``. Leading markup, quotes, ``[TAG]``/``(tag)``,
+    ``NOTE:``-style labels, and adverbs ("Recursively search") are skipped. A
+    template placeholder at the start ("{verb} the record") is not judged."""
+    rest = text
+    for _ in range(5):
+        rest = rest[_MARKUP.match(rest).end():] if _MARKUP.match(rest) else rest
+        tag = _TAG.match(rest)
+        if not tag or (tag["label"] and tag["label"].lower() not in _LABELS and not tag["label"].isupper()):
+            break
+        rest = rest[tag.end():]
+    if not rest or _PLACEHOLDER.match(rest):
+        return None
+    for pattern, label in PREAMBLES:
+        found = pattern.match(rest)
+        if found and not (rest[found.end():found.end() + 1].isalnum()):
+            words = [w for w in _WORD_AT.findall(rest[found.end():found.end() + 80])[:4]
+                     if w.lower() not in _LINKING]
+            return "preamble", found.group(0), _base_verb(words[0], extra) if words else None
+    words = _WORD_AT.findall(rest[:200])[:4]
+    if not words:
+        return None
+    skipped = 0
+    while (skipped < 2 and len(words) > skipped + 1 and not is_verb(words[skipped], extra)
+           and (words[skipped].lower() in _FILLERS or (words[skipped].lower().endswith("ly") and len(words[skipped]) > 3))
+           and _base_verb(words[skipped + 1], extra)):
+        skipped += 1
+    word = words[skipped]
+    if is_verb(word, extra):
+        return None
+    base = imperative_of(word, extra)
+    if base:
+        return "third-person", word, base
+    base = verb_of_gerund(word, extra)
+    if base:
+        return "gerund", word, base
+    return "not-verb", word, None
+
+
+# -- marketing, overly friendly and vague language -----------------------------------
+
+# label -> (kind, regex, trigger words). Labels are what users name in ``allow-words``;
+# a text is searched only when it contains one of the trigger words (a fast prefilter).
+# Chosen for precision: words with an ordinary technical sense ("magic bytes",
+# "seamless texture", "unmatched brackets", "next-generation sequencing", "great
+# circle", "perfect square", "robust") are left out or matched only in phrases.
+MARKETING: dict[str, tuple[str, str, str]] = {
+    "revolutionary": ("hype", r"revolutionary|revolutioni[sz](?:e|es|ing)",
+                      "revolutionary revolutionize revolutionizes revolutionizing revolutionise "
+                      "revolutionises revolutionising"),
+    "game-changing": ("hype", r"game[- ]chang(?:ing|er)", "game"),
+    "groundbreaking": ("hype", r"ground[- ]?breaking", "groundbreaking breaking"),
+    "best-in-class": ("hype", r"best[- ]in[- ]class", "best"),
+    "world-class": ("hype", r"world[- ]class", "world"),
+    "world's best": ("hype", r"world['’]s (?:best|fastest|first|most \w+)", "world"),
+    "industry-leading": ("hype", r"industry[- ]leading", "industry"),
+    "cutting-edge": ("hype", r"cutting-edge", "cutting"),
+    "state-of-the-art": ("hype", r"state-of-the-art", "art"),
+    "blazing fast": ("hype", r"blazing(?:ly)?[- ]fast", "blazing blazingly"),
+    "lightning fast": ("hype", r"lightning[- ]fast", "lightning"),
+    "super fast": ("hype", r"(?:super|ultra|insanely)[- ]fast", "super ultra insanely"),
+    "unparalleled": ("hype", r"unparall?eled|unrivall?ed|unbeatable",
+                     "unparalleled unparaleled unrivaled unrivalled unbeatable"),
+    "seamless": ("hype", r"seamlessly|seamless (?:integration|experience|workflow|access|connectivity)",
+                 "seamless seamlessly"),
+    "effortless": ("hype", r"effortless(?:ly)?|hassle[- ]free", "effortless effortlessly hassle"),
+    "powerful": ("hype", r"(?:super[- ]?|very |extremely |incredibly )?powerful", "powerful superpowerful"),
+    "supercharge": ("hype", r"(?:super|turbo)charg(?:e|es|ed|ing)",
+                    "supercharge supercharges supercharged supercharging turbocharge turbocharges "
+                    "turbocharged turbocharging"),
+    "ultimate": ("hype", r"the ultimate (?:tool|solution|way|platform|experience|assistant|companion|guide)",
+                 "ultimate"),
+    "amazing": ("hype", r"amazing(?:ly)?|awesome|fantastic|incredible|incredibly|mind[- ]blowing|"
+                        r"jaw[- ]dropping|breathtaking",
+                "amazing amazingly awesome fantastic incredible incredibly blowing jaw breathtaking"),
+    "magic": ("hype", r"magical(?:ly)?|like magic", "magical magically magic"),
+    "hey there": ("friendly", r"(?:hey|hi|hello) there", "hey hi hello"),
+    "happy to help": ("friendly", r"(?:happy|glad|delighted) to help|happy (?:coding|hacking)",
+                      "happy glad delighted"),
+    "we'd love to": ("friendly", r"(?:we|i)['’]d love to", "love"),
+    "!!": ("friendly", r"!!+(?![\w(])", "!!"),
+    ":)": ("friendly", r"(?<!\S)[:;]-?[)D](?!\w)", ":) :D ;) :-) ;-) :-D"),
+    "and more": ("vague", r"and (?:much |so much |many )?more(?=\s*(?:[.,;:!?)\]]|$))", "more"),
+    "etc.": ("vague", r"etc\.?", "etc"),
+    "and so on": ("vague", r"and so (?:on|forth)", "so"),
+    "stuff": ("vague", r"stuff", "stuff"),
+    "various things": ("vague", r"(?:various|many|some|other|all sorts of|lots of) things", "things"),
+    "a bunch of": ("vague", r"a bunch of", "bunch"),
+}
+
+ADVICE = {
+    "hype": "state what the tool does, not how good it is",
+    "friendly": "keep the tone neutral and factual",
+    "vague": "name the specific things instead",
+    "banned": "this wording is banned by the project's configuration",
+}
+
+_BEFORE = r"(?<![\w\-/.])"  # not inside a word, a hyphenated word or a path ("/etc")
+_AFTER = r"(?![\w\-/])"
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def _bounded(source: str, phrase: str) -> str:
+    """``source`` that only matches as whole words where ``phrase`` starts or ends with one."""
+    before = _BEFORE if phrase[0].isalnum() else ""
+    after = _AFTER if phrase[-1].isalnum() or phrase[-1] == "." else ""
+    return f"{before}(?:{source}){after}"
+
+
+class MarketingMatcher:
+    """Finds marketing, overly friendly and vague phrases: the built-in ones minus the
+    labels in ``allow``, plus the ``extra`` words (kind ``banned``). Each phrase's
+    regex runs only on texts that contain one of its trigger words."""
+
+    def __init__(self, extra: Iterable[str] = (), allow: Iterable[str] = ()) -> None:
+        allowed = {a.strip().lower() for a in allow}
+        entries = [(kind, _bounded(source, label), triggers.split())
+                   for label, (kind, source, triggers) in MARKETING.items() if label not in allowed]
+        for phrase in (w.strip() for w in extra if w.strip()):
+            source = r"\s+".join(map(re.escape, phrase.split()))
+            entries.append(("banned", _bounded(source, phrase), _LETTERS.findall(phrase.lower()) or [phrase]))
+        self.by_word: dict[str, list[tuple[str, re.Pattern]]] = {}
+        self.by_symbol: dict[str, list[tuple[str, re.Pattern]]] = {}
+        for kind, source, triggers in entries:
+            compiled = (kind, re.compile(source, re.I | re.M))
+            for trigger in triggers:
+                table = self.by_word if trigger.isalpha() else self.by_symbol
+                table.setdefault(trigger, []).append(compiled)
+        self._cache: dict[str, list[tuple[str, str]]] = {}  # texts repeat across tools
+        longest_first = sorted(self.by_symbol, key=len, reverse=True)
+        self.symbols = re.compile("|".join(map(re.escape, longest_first)) or "(?!)")
+
+    def findall(self, text: str) -> list[tuple[str, str]]:
+        """``(kind, matched text)`` for every phrase found, in text order."""
+        cached = self._cache.get(text)
+        if cached is None:
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            cached = self._cache[text] = self._findall(text)
+        return cached
+
+    def _findall(self, text: str) -> list[tuple[str, str]]:
+        words = self.by_word.keys() & set(_LETTERS.findall(text.lower()))
+        symbols = self.symbols.findall(text) if self.by_symbol else ()
+        if not words and not symbols:
+            return []
+        candidates = {}
+        for trigger in (*words, *symbols):
+            candidates.update(dict.fromkeys(self.by_word.get(trigger) or self.by_symbol[trigger]))
+        found = sorted((m.start(), -m.end(), kind, m.group(0))
+                       for kind, pattern in candidates for m in pattern.finditer(text))
+        result, covered = [], -1
+        for start, neg_end, kind, phrase in found:
+            if start >= covered:  # drop matches inside a longer one ("super fast" / "fast")
+                result.append((kind, phrase))
+                covered = -neg_end
+        return result
+
+
+# -- identifier styles ----------------------------------------------------------------
+
+STYLES = ("snake_case", "camelCase", "kebab-case", "any")
+_STYLE_RE = {
+    "snake_case": re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"),
+    "camelCase": re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*"),
+    "kebab-case": re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"),
+}
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
+
+
+def split_words(identifier: str) -> list[str]:
+    """Lowercase words of an identifier in any style: "getHTTPResponse" -> get, http,
+    response; "list-s3-buckets" -> list, s3, buckets; "Get_User" -> get, user."""
+    return [w.lower() for w in _WORD.findall(identifier)]
+
+
+def matches_style(identifier: str, style: str) -> bool:
+    """Whether ``identifier`` is written in ``style`` (one of ``STYLES``)."""
+    return style == "any" or _STYLE_RE[style].fullmatch(identifier) is not None
+
+
+def to_style(identifier: str, style: str) -> str:
+    """``identifier`` rewritten in ``style`` ("" when it has no words)."""
+    words = split_words(identifier)
+    if style == "camelCase":
+        return "".join(w if i == 0 else w.capitalize() for i, w in enumerate(words))
+    return ("-" if style == "kebab-case" else "_").join(words)

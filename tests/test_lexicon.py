@@ -1,0 +1,115 @@
+"""mcplint.lexicon: verb forms, description openings, marketing phrases, identifier styles."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcplint.lexicon import (
+    IMPERATIVE_VERBS, MarketingMatcher, imperative_of, is_verb, matches_style, opening_problem,
+    split_words, to_style, verb_of_gerund,
+)
+
+
+def test_lexicon_is_lowercase_base_forms():
+    assert len(IMPERATIVE_VERBS) > 500
+    assert all(v == v.lower() and " " not in v for v in IMPERATIVE_VERBS)
+    for verb in ("get", "list", "create", "search", "fetch", "read", "write", "update", "delete",
+                 "run", "execute", "send", "calculate", "convert", "find", "return", "retrieve",
+                 "generate", "add", "remove", "set", "check", "validate", "query", "open", "close",
+                 "move", "copy", "rename", "summarize", "translate", "analyze", "summarise", "analyse"):
+        assert verb in IMPERATIVE_VERBS, verb
+
+
+@pytest.mark.parametrize("word,base", [
+    ("Gets", "get"), ("Returns", "return"), ("Retrieves", "retrieve"), ("Searches", "search"),
+    ("Lists", "list"), ("Fetches", "fetch"), ("Applies", "apply"), ("Queries", "query"),
+    ("Does", "do"), ("Goes", "go"), ("Echoes", "echo"), ("Uses", "use"), ("Deletes", "delete"),
+    ("Processes", "process"), ("Caches", "cache"), ("Unstages", "unstage"), ("Switches", "switch"),
+])
+def test_imperative_of_third_person(word, base):
+    assert imperative_of(word) == base
+
+
+@pytest.mark.parametrize("word", ["Get", "Process", "Access", "Address", "News", "Status", "Is", "Has", "This"])
+def test_imperative_of_non_third_person(word):
+    assert imperative_of(word) is None
+
+
+def test_extra_verbs():
+    assert not is_verb("frobnicate")
+    assert is_verb("Frobnicate", {"frobnicate"})
+    assert imperative_of("Frobnicates", {"frobnicate"}) == "frobnicate"
+
+
+def test_prefixed_and_hyphenated_verbs():
+    assert is_verb("reindex") and is_verb("unsubscribe") and is_verb("re-index") and is_verb("dry-run")
+    assert not is_verb("delet")  # "de" + "let" is too short to count
+
+
+@pytest.mark.parametrize("word,base", [("Fetching", "fetch"), ("Creating", "create"), ("Getting", "get"),
+                                       ("Running", "run"), ("String", None), ("Ping", None)])
+def test_verb_of_gerund(word, base):
+    assert verb_of_gerund(word) == base
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Get the weather.", None),
+    ("get the weather", None),
+    ("**Search** the web", None),
+    ("[BETA] Create an issue", None),
+    ("DEPRECATED: Use read_text_file instead.", None),
+    ("Recursively search for files", None),
+    ("{verb} the record", None),
+    ("Gets the weather", ("third-person", "Gets", "get")),
+    ("Fetching data", ("gerund", "Fetching", "fetch")),
+    ("This tool searches files", ("preamble", "This tool", "search")),
+    ("A tool that lists users", ("preamble", "A tool", "list")),
+    ("Allows you to send mail", ("preamble", "Allows you to", "send")),
+    ("Helps analyze problems", ("preamble", "Helps", "analyze")),
+    ("Note: this tool is slow", ("preamble", "this tool", None)),
+    ("Weather for a city", ("not-verb", "Weather", None)),
+])
+def test_opening_problem(text, expected):
+    assert opening_problem(text) == expected
+
+
+@pytest.mark.parametrize("text,kinds", [
+    ("Blazing fast and powerful", ["hype", "hype"]),
+    ("Hey there! Happy to help!!", ["friendly", "friendly", "friendly"]),
+    ("Files, folders, etc.", ["vague"]),
+    ("Files, folders and more.", ["vague"]),
+    ("Read /etc/hosts", []),
+    ("etcd keys", []),
+    ("and more than ten", []),
+    ("magic bytes, seamless texture, unmatched brackets", []),
+    ("!!value is a double negation", []),
+])
+def test_marketing_matcher(text, kinds):
+    assert [kind for kind, _ in MarketingMatcher().findall(text)] == kinds
+
+
+def test_marketing_matcher_options():
+    pattern = MarketingMatcher(extra=["synergy"], allow=["powerful"])
+    assert pattern.findall("Powerful synergy") == [("banned", "synergy")]
+    assert MarketingMatcher(extra=["+++"]).findall("Done+++ now") == [("banned", "+++")]
+    assert MarketingMatcher().findall("A super fast, very powerful tool") == [("hype", "super fast"), ("hype", "very powerful")]
+
+
+@pytest.mark.parametrize("name,snake", [
+    ("getUser", "get_user"), ("get-user", "get_user"), ("Get_User", "get_user"),
+    ("getHTTPResponse", "get_http_response"), ("listS3Buckets", "list_s3_buckets"),
+    ("get_v2_data", "get_v2_data"),
+])
+def test_to_snake(name, snake):
+    assert to_style(name, "snake_case") == snake
+
+
+def test_styles():
+    assert all(matches_style(n, "snake_case") for n in ("get_v2_data", "list_s3_buckets", "search"))
+    assert not any(matches_style(n, "snake_case") for n in ("getUser", "get-user", "Get_User", "_x", "a__b"))
+    assert matches_style("getUser", "camelCase") and not matches_style("GetUser", "camelCase")
+    assert matches_style("get-user", "kebab-case") and not matches_style("get_user", "kebab-case")
+    assert matches_style("Any Thing!", "any")
+    assert to_style("get_user_by_id", "camelCase") == "getUserById"
+    assert to_style("getUserById", "kebab-case") == "get-user-by-id"
+    assert split_words("GZip") == ["g", "zip"]
