@@ -1,0 +1,64 @@
+from typing import Literal
+
+from mcplint.document.manifest import schema_properties
+from mcplint.findings import Severity
+from mcplint.lexicon import matches_style, to_style
+from mcplint.rule import Option, RuleOptions, ToolRule, Violation
+
+
+class ParameterNameStyle(ToolRule):
+    """A parameter name is not written in the project's naming style (snake_case by default).
+
+    ## Why
+    The checklist asks for snake_case names for tools and their parameters, so that
+    arguments look the same across every tool a model sees (`repo_path`, not a mix
+    of `repoPath`, `repo-path` and `RepoPath`). Pick another convention with the
+    `style` option (camelCase is common in TypeScript servers), or `any` to turn the
+    check off.
+
+    Every key of `properties` is checked, including nested objects and array
+    `items`. Leading underscores are ignored (`_id`). Only `inputSchema` is checked:
+    `outputSchema` property names describe results, not parameters.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "read_file", "description": "Read a file.", "inputSchema": {
+      "type": "object",
+      "properties": {"filePath": {"type": "string"}, "max-lines": {"type": "integer"}}
+    }}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "read_file", "description": "Read a file.", "inputSchema": {
+      "type": "object",
+      "properties": {"file_path": {"type": "string"}, "max_lines": {"type": "integer"}}
+    }}]}
+    ```
+    """
+
+    code = "MCP203"
+    name = "parameter-name-style"
+    checklist = (1,)
+    category = "naming"
+    severity = Severity.WARNING
+
+    class Options(RuleOptions):
+        style: Literal["snake_case", "camelCase", "kebab-case", "any"] = Option(
+            "snake_case", "Naming style for parameter names: snake_case, camelCase, kebab-case or any."
+        )
+
+    def check_tool(self, ptr, tool, ctx):
+        style = ctx.options.style
+        if style == "any":
+            return
+        for prop_ptr, name, _ in schema_properties(tool.get("inputSchema"), ptr / "inputSchema"):
+            bare = name.lstrip("_")
+            if not bare or matches_style(bare, style):
+                continue
+            suggestion = to_style(bare, style)
+            if matches_style(suggestion, style):
+                hint = f"rename it to '{name[: len(name) - len(bare)]}{suggestion}'"
+            else:
+                hint = f"rename it in {style}"
+            yield Violation(prop_ptr, f"Parameter name '{name}' is not {style}; {hint}", at_key=True)
