@@ -1,0 +1,78 @@
+from mcplint.findings import Severity
+from mcplint.lexicon import NON_VERB_OPENERS, opening_problem
+from mcplint.rule import Option, RuleOptions, ToolRule, Violation
+
+
+def _like(word: str, example: str) -> str:
+    """``word`` with the capitalisation of ``example``'s first letter."""
+    return word.capitalize() if example[:1].isupper() else word
+
+
+class DescriptionNotImperative(ToolRule):
+    """A tool description does not start with an imperative verb.
+
+    ## Why
+    A description that opens with the action ("Get the forecast for a city") tells a
+    model at once what calling the tool does. Third-person openings ("Gets",
+    "Returns"), gerunds ("Getting") and preambles about the tool itself ("This tool
+    …", "A tool that …", "Helps you …", "Allows you to …", "Used to …") bury the
+    action and read inconsistently next to other tools.
+
+    The first word is looked up in a curated lexicon of several hundred verbs;
+    leading markup, quotes, `[TAGS]`, labels such as `DEPRECATED:` and adverbs
+    ("Recursively search …") are skipped, and a description that opens with a
+    template placeholder (`{verb} the record`) is not judged. A verb missing from
+    the lexicon can be added with the `extra-verbs` option. Only tool descriptions
+    are checked: parameter descriptions are naturally noun phrases ("Path of the
+    file"). Missing descriptions are reported by MCP210.
+
+    ## Bad
+    ```json
+    {"tools": [
+      {"name": "get_forecast", "description": "Gets the weather forecast for a city.", "inputSchema": {"type": "object"}},
+      {"name": "search_docs", "description": "This tool searches the documentation.", "inputSchema": {"type": "object"}},
+      {"name": "weather", "description": "Weather alerts for a US state.", "inputSchema": {"type": "object"}}
+    ]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [
+      {"name": "get_forecast", "description": "Get the weather forecast for a city.", "inputSchema": {"type": "object"}},
+      {"name": "search_docs", "description": "Recursively search the documentation for a phrase.", "inputSchema": {"type": "object"}},
+      {"name": "read_file", "description": "DEPRECATED: Use read_text_file instead.", "inputSchema": {"type": "object"}}
+    ]}
+    ```
+    """
+
+    code = "MCP211"
+    name = "description-not-imperative"
+    checklist = (2,)
+    category = "description"
+    severity = Severity.WARNING
+
+    class Options(RuleOptions):
+        extra_verbs: list[str] = Option([], "More verbs (base form) a description may start with.")
+
+    def check_tool(self, ptr, tool, ctx):
+        text = tool.get("description")
+        if not isinstance(text, str) or not text.strip():
+            return
+        extra = frozenset(v.strip().lower() for v in ctx.options.extra_verbs)
+        problem = opening_problem(text, extra)
+        if problem is None:
+            return
+        kind, opening, verb = problem
+        if kind == "preamble":
+            example = f", e.g. '{verb.capitalize()} …'" if verb else ""
+            message = (f"Description opens with '{opening}', which talks about the tool instead of "
+                       f"saying what it does; start with an imperative verb{example}")
+        elif kind in ("third-person", "gerund"):
+            message = f"Description starts with '{opening}'; use the imperative '{_like(verb, opening)}'"
+        else:
+            hint = ""
+            if opening.lower() not in NON_VERB_OPENERS and opening.isalpha():
+                hint = f", or add '{opening.lower()}' to extra-verbs if it is a verb"
+            message = (f"Description starts with '{opening}', not an imperative verb; start with what "
+                       f"the tool does, e.g. 'Get …' or 'Create …'{hint}")
+        yield Violation(ptr / "description", message)

@@ -1,0 +1,55 @@
+import re
+
+from mcplint.findings import Severity
+from mcplint.rule import Option, RuleOptions, ToolRule, Violation
+
+_WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+
+
+class DescriptionTooShort(ToolRule):
+    """A tool description has too few words to guide a model.
+
+    ## Why
+    One or two words ("Search", "Gets data", "Switches branches") mostly repeat the
+    tool's name. A model choosing between tools needs to know what the tool acts on,
+    what it returns, and when to use it. The threshold is the `min-words` option
+    (default 3).
+
+    Only tool descriptions are checked: short parameter descriptions ("Target
+    unit") are normal. Missing or empty descriptions are reported by MCP210.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "git_checkout", "description": "Switch branches", "inputSchema": {"type": "object"}}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "git_checkout", "description": "Switch the working tree to an existing branch.", "inputSchema": {"type": "object"}}]}
+    ```
+    """
+
+    code = "MCP212"
+    name = "description-too-short"
+    checklist = (2,)
+    category = "description"
+    severity = Severity.WARNING
+
+    class Options(RuleOptions):
+        min_words: int = Option(3, "Fewest words a tool description should have.")
+
+    def check_tool(self, ptr, tool, ctx):
+        text = tool.get("description")
+        if not isinstance(text, str) or not text.strip():
+            return
+        minimum = ctx.options.min_words
+        if sum(1 for _, token in zip(range(minimum), (t for t in text.split() if _WORD.search(t)))) >= minimum:
+            return  # enough words: stop counting early
+        count = len(_WORD.findall(text))
+        if count < minimum:
+            words = "word" if count == 1 else "words"
+            yield Violation(
+                ptr / "description",
+                f"Description '{text.strip()}' has only {count} {words}; say what the tool acts on, "
+                "what it returns and when to use it",
+            )
