@@ -1,0 +1,56 @@
+from mcplint.document.manifest import tool_texts
+from mcplint.emoji import find_emoji, may_contain_emoji
+from mcplint.findings import Severity
+from mcplint.rule import ToolRule, Violation
+
+_FIELDS = {"name": "Tool name", "title": "Tool title", "description": "Tool description",
+           "annotations.title": "Tool annotations.title"}
+
+
+class EmojiInText(ToolRule):
+    """A tool's name, title, description or parameter text contains emoji.
+
+    ## Why
+    Tool text is read by a model and shown to people in approval prompts. Emoji add
+    tokens but no meaning, render differently (or as boxes) across clients and
+    terminals, and make a tool list look like an advertisement. Say it in words.
+
+    Real emoji are reported: pictographs (🚀), symbols with the emoji selector
+    U+FE0F (⚠️), keycaps (1️⃣), flags (🇫🇷) and ZWJ sequences (👨‍👩‍👧). Text symbols
+    such as °, €, →, ✓, ©, letters of any script, and math signs are fine. Checked:
+    the name, `title`, `description`, `annotations.title`, and the `title` and
+    `description` of every parameter in `inputSchema` and `outputSchema`. Each text
+    is reported once, listing its emoji.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "deploy", "title": "🚀 Deploy", "description": "Deploy the app to production ✨", "inputSchema": {
+      "type": "object", "properties": {"env": {"type": "string", "description": "Target environment ⚠️ prod is live"}}
+    }}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "get_weather", "title": "Get Weather", "description": "Get the temperature in °C or °F for a city → returns a number.", "inputSchema": {
+      "type": "object", "properties": {"city": {"type": "string", "description": "City name, e.g. Zürich or 東京"}}
+    }}]}
+    ```
+    """
+
+    code = "MCP220"
+    name = "emoji-in-text"
+    checklist = (3,)
+    category = "description"
+    severity = Severity.WARNING
+
+    def check(self, doc, ctx):
+        if may_contain_emoji(doc.document.text):
+            yield from super().check(doc, ctx)
+
+    def check_tool(self, ptr, tool, ctx):
+        for text_ptr, what, text in tool_texts(ptr, tool):
+            found = find_emoji(text)
+            if found:
+                listed = " ".join(dict.fromkeys(found))
+                label = _FIELDS.get(what, what[0].upper() + what[1:])
+                yield Violation(text_ptr, f"{label} contains emoji {listed}; remove them or say it in words")
