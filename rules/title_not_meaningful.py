@@ -1,0 +1,81 @@
+import re
+
+from mcplint import versions
+from mcplint.emoji import strip_emoji
+from mcplint.findings import Severity
+from mcplint.lexicon import split_words
+from mcplint.rule import ToolRule, Violation
+
+# An identifier rather than a display name: snake_case, lowerCamelCase, kebab-case.
+_IDENTIFIER = re.compile(r"\S*_\S*|[a-z]{2,}(?:[A-Z][a-z0-9]+)+|[a-z0-9]+(?:-[a-z0-9]+)+")
+
+
+class TitleNotMeaningful(ToolRule):
+    """A tool title is empty, repeats the tool name, or is not a readable display name.
+
+    ## Why
+    `title` (from 2025-06-18) and `annotations.title` (from 2025-03-26) are what
+    clients show people instead of the name. A title that is empty, is the name
+    again (`get_user`, `GET_USER`), looks like an identifier (`getUser`,
+    `fetch-data`) or has no letters at all adds nothing over the name. Write it as a
+    person would read it: "Get User" for `get_user` is fine.
+
+    Emoji in titles are reported by MCP220.
+
+    ## Bad
+    ```json protocol=2025-06-18
+    {"tools": [
+      {"name": "get_user", "title": "get_user", "description": "Get a user.", "inputSchema": {"type": "object"}},
+      {"name": "list_repos", "title": "listRepos", "description": "List repositories.", "inputSchema": {"type": "object"}},
+      {"name": "search", "annotations": {"title": " "}, "description": "Search issues.", "inputSchema": {"type": "object"}}
+    ]}
+    ```
+
+    ## Good
+    ```json protocol=2025-06-18
+    {"tools": [
+      {"name": "get_user", "title": "Get User", "description": "Get a user.", "inputSchema": {"type": "object"}},
+      {"name": "divide", "title": "Divide", "description": "Divide two numbers.", "inputSchema": {"type": "object"}},
+      {"name": "list_repos", "annotations": {"title": "List GitHub repositories"}, "description": "List repositories.", "inputSchema": {"type": "object"}}
+    ]}
+    ```
+    """
+
+    code = "MCP230"
+    name = "title-not-meaningful"
+    checklist = (7,)
+    category = "naming"
+    severity = Severity.WARNING
+    versions = versions.since(versions.V2025_03_26)
+
+    def check_tool(self, ptr, tool, ctx):
+        name = tool.get("name") if isinstance(tool.get("name"), str) else None
+        fields = [(ptr / "annotations" / "title", "annotations.title", tool.get("annotations"))]
+        if ctx.version >= versions.V2025_06_18:
+            fields.insert(0, (ptr / "title", "title", tool))
+        for title_ptr, label, holder in fields:
+            title = holder.get("title") if isinstance(holder, dict) else None
+            if isinstance(title, str):
+                problem = _problem(title, name)
+                if problem:
+                    yield Violation(title_ptr, f"Tool {label} {problem}")
+
+
+def _words(identifier: str) -> str:
+    return " ".join(w.capitalize() for w in split_words(identifier)) or identifier
+
+
+def _problem(title: str, name: str | None) -> str | None:
+    if not title.strip():
+        return "is empty; remove it or give a human-readable display name"
+    text = strip_emoji(title).strip()
+    if not text:
+        return None  # only emoji: MCP220's finding
+    identifier = _IDENTIFIER.fullmatch(text) is not None
+    if name is not None and (text == name or (identifier and text.casefold() == name.casefold())):
+        return f"'{title}' just repeats the tool name; use a display name such as '{_words(name)}'"
+    if identifier:
+        return f"'{title}' looks like an identifier, not a display name; write it as words, e.g. '{_words(text)}'"
+    if not any(ch.isalpha() for ch in text):
+        return f"'{title}' has no letters; give a human-readable display name"
+    return None
