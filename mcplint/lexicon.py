@@ -18,68 +18,71 @@ from typing import Iterable
 # missing from here is reported, so every common action in tool descriptions belongs in.
 _VERBS = """
     abort accept access acknowledge acquire activate add adjust advance aggregate alert
-    align allocate allow alter amend analyse analyze annotate announce anonymize answer
-    append apply approve archive arrange ask assemble assert assess assign assist
+    align allocate allow alter amend analyse analyze animate annotate announce anonymize
+    answer append apply approve archive arrange ask assemble assert assess assign assist
     associate attach attempt audit authenticate authorize autocomplete autofill average
-    await backfill backup ban batch beautify benchmark bind blacklist block book
-    bookmark boost bootstrap brainstorm branch break broadcast browse buffer build bump
-    bundle buy cache calculate calibrate call cancel capitalize capture cast catalog
-    categorize center centre chain change charge chat check checkout checkpoint choose
-    chunk cite claim clarify classify clean cleanse cleanup clear click clip clone close
-    cluster collaborate collapse collect combine comment commit compact compare compile
-    complete compose compress compute concatenate conduct configure confirm connect
-    consider consolidate construct consume contact continue contribute convert copy
-    correct count crawl create crop curate customize cut deactivate debug decide declare
-    decline decode decompress decrement decrypt dedupe deduplicate define delegate
-    delete deliver demonstrate deny deploy deprecate derive describe deserialize design
-    destroy detach detect determine diagnose dial diff digest disable disconnect
-    discover dismiss dispatch display dispose distribute divide do download downvote
-    draft drag draw drop dump duplicate echo edit elicit email embed emit emphasize
-    empty emulate enable encode encourage encrypt end enforce enhance enlist enqueue
-    enrich ensure enter enumerate erase escalate escape estimate evaluate evict examine
-    exchange exclude execute exit expand expire explain explore export expose extend
-    extract fail feed fetch fill filter finalize find finish fix flag flatten flip flush
-    focus fold follow force forecast forget fork format forward freeze gain gather
-    generate geocode get give go grab grant greet grep group guarantee guess guide
-    handle hash help hide highlight hint hold hover identify ignore import improve
-    include increase increment index infer inform ingest initialize inject insert
-    inspect install instantiate integrate interact interpolate interpret interrupt
-    introspect invalidate invert investigate invite invoke issue iterate join jump keep
-    kill label launch learn leave let lift limit link lint list listen load localize locate
-    lock log login logout look lookup make manage map mark mask match materialize
-    maximize measure memorize mention merge message migrate minify minimize mint mirror
-    mock moderate modify monitor mount move mutate mute navigate negotiate normalize
-    notarize notify obfuscate observe obtain offer onboard open operate optimize
-    orchestrate order organize outline overlay override overwrite pack package page
-    paginate paint pan parametrize paraphrase parse partition pass paste patch pause pay
-    perform persist pick pin ping place plan play plot poll populate post predict
-    prefetch preload prepare prepend preprocess present preserve press pretty-print
-    preview print prioritize proceed process produce profile promote prompt pronounce
-    proofread propose protect prove provide provision prune publish pull purchase purge
-    push put quantize query queue quit quote raise randomize rank rate reach react read
-    reason rebase rebuild recalculate recall receive recognize recommend reconcile
-    record recover redact redeem redirect redo reduce refactor refine reflect reformat
-    refresh regenerate register reindex reject release reload remember remind remove
-    rename render renew reopen reorder reorganize repair repeat rephrase replace replay
-    reply report repost reproduce request require rerank rerun resample rescan
+    await backfill backup ban batch beautify benchmark bind bisect blacklist blame block
+    blur book bookmark boost bootstrap brainstorm branch break broadcast browse buffer
+    build bump bundle buy cache calculate calibrate call cancel capitalize caption
+    capture cast catalog categorize center centre chain change charge chart chat check
+    checkout checkpoint choose chunk cite claim clarify classify clean cleanse cleanup
+    clear click clip clone close cluster collaborate collapse collect combine comment
+    commit compact compare compile complete compose compress compute concatenate conduct
+    configure confirm connect consider consolidate construct consume contact continue
+    contribute converse convert copy correct count crawl create crop curate customize
+    cut deactivate debug decide declare decline decode decompress decrement decrypt
+    dedupe deduplicate define delegate delete deliver demonstrate deny deploy deposit
+    deprecate derive describe deserialize design destroy detach detect determine
+    diagnose dial diff differentiate digest disable disarm disconnect discover dismiss
+    dispatch display dispose distribute divide do download downvote draft drag draw drop
+    dump duplicate echo edit elicit email embed emit emphasize empty emulate enable
+    encode encourage encrypt end enforce enhance enlist enqueue enrich ensure enter
+    enumerate erase escalate escape estimate evaluate evict examine exchange exclude
+    exec execute exit expand expire explain explore export expose extend extract fail
+    feed fetch fill filter finalize find finish fix flag flatten flip flush focus fold
+    follow force forecast forget fork format forward freeze fuzz gain gather generate
+    geocode get give go grab grade grant greet grep group guarantee guess guide handle
+    hash help hide highlight hint hold hover hunt identify ignore illustrate import
+    improve include increase increment index infer inform ingest initialize inject
+    insert inspect install instantiate integrate interact intercept interpolate
+    interpret interrupt introspect invalidate invert investigate invite invoice invoke
+    issue iterate join judge jump keep kick kill label launch learn leave let lift like
+    limit link lint list listen load localize locate lock log login logout look lookup
+    make manage map mark mask match materialize maximize measure memorize mention merge
+    message migrate minify minimize mint mirror mix mock moderate modify monitor mount
+    move multiply mutate mute navigate negotiate normalize notarize notify obfuscate
+    observe obtain offer onboard open operate optimize orchestrate order organize
+    outline overlay override overwrite pack package page paginate paint pan parametrize
+    paraphrase parse partition pass paste patch pause pay perform persist pick pin ping
+    pivot place plan play plot poll populate post predict prefetch preload prepare
+    prepend preprocess present preserve press pretty-print preview print prioritize
+    probe proceed process produce profile promote prompt pronounce proofread propose
+    protect prove provide provision proxy prune publish pull purchase purge push put
+    quantize query queue quit quote raise randomize rank rate reach react read reason
+    rebase rebuild recalculate recall receive recognize recommend reconcile record
+    recover redact redeem redirect redo reduce refactor refine reflect reformat refresh
+    refund regenerate register reindex reject relay release reload remember remind remix
+    remove rename render renew reopen reorder reorganize repair repeat rephrase replace
+    replay reply report repost reproduce request require rerank rerun resample rescan
     reschedule research resend reserve reset resize resolve respond restart restore
-    restrict restructure resume retag retire retrieve retry return reveal reverse revert
-    review revise revoke rewind rewrite roll rollback rotate round route run sample
-    sanitize save say scaffold scale scan schedule scope score scrape screenshot scroll
-    search secure see seed seek segment select sell send serialize serve set settle
-    setup share shift shorten show shrink shuffle shutdown sign signal signup simplify
-    simulate sketch skip sleep slice smooth snapshot sniff snip snooze solve sort spawn
-    speak specify spell spellcheck spin split stage stamp standardize star start stash
-    stat stop store stream strip stub study submit subscribe substitute subtract suggest
-    sum summarise summarize supply suspend swap sweep swipe switch sync synchronize
-    synthesize tabulate tag tail take talk tally tap tear teardown tell terminate test
-    think throttle tidy tint toggle tokenize touch trace track train transcode
-    transcribe transfer transform transition translate transmit transpose traverse treat
-    trigger trim truncate trust tune turn tweak tweet type unarchive unblock undo
-    unfollow uninstall unlink unlock unmute unpack unpin unset unshare unstar
-    unsubscribe unwatch unwrap update upgrade upload upscale upsert upvote use utilize
-    validate vectorize verify vet view visit visualize vote wait walk warn watch weigh
-    whitelist wipe withdraw wrap write zip zoom
+    restrict restructure resume retag retire retrieve retry return retweet reveal
+    reverse revert review revise revoke rewind rewrite roll rollback rotate round route
+    run sample sanitize save say scaffold scale scan schedule scope score scrape
+    screenshot scroll search secure see seed seek segment select sell send serialize
+    serve set settle setup share sharpen shift shorten show shrink shuffle shutdown sign
+    signal signup simplify simulate sketch skip sleep slice smooth snapshot sniff snip
+    snooze solve sort spawn speak specify spell spellcheck spin split squash stage stamp
+    standardize star start stash stat step stop store stream strip stub study submit
+    subscribe substitute subtract suggest sum summarise summarize supply suspend swap
+    sweep swipe switch sync synchronize synthesize tabulate tag tail take talk tally tap
+    tear teardown tell terminate test think throttle tidy tint toggle tokenize touch
+    trace track trade train transcode transcribe transfer transform transition translate
+    transliterate transmit transpose trash traverse treat triage trigger trim truncate
+    trust tune turn tweak tweet type unarchive unblock undo unfollow uninstall unlink
+    unlock unmute unpack unpin unset unshare unstar unsubscribe unwatch unwrap update
+    upgrade upload upscale upsert upvote use utilize vacuum validate vectorize verify
+    vet view visit visualize vote wait walk warn watch weigh whitelist wipe withdraw
+    wrap write zip zoom
 """
 IMPERATIVE_VERBS: frozenset[str] = frozenset(
     {*_VERBS.split(), *(v[:-3] + "ise" for v in _VERBS.split() if v.endswith("ize"))}
