@@ -1,0 +1,600 @@
+"""JSON Schema helpers for the schema rules: dialects, validity, $refs, parameter shapes.
+
+Dialect of a tool schema (spec §JSON Schema usage):
+
+- a declared ``$schema`` naming draft-04, -06, -07, 2019-09 or 2020-12 is honoured
+  (``http``/``https`` and a trailing empty fragment are treated alike); any other
+  value is an unsupported dialect;
+- without ``$schema``, 2025-11-25 and later mean 2020-12; earlier versions name no
+  dialect (the protocol's own schema.json is draft-07), so a schema there is accepted
+  when it is valid under draft-07 *or* 2020-12 (``LENIENT``).
+
+Validity is proved by a pure-Python fast path for the common keywords (no import of
+``jsonschema``, which costs 100 ms or more); anything it cannot prove valid goes to
+``jsonschema``'s metaschema validation, cached by canonical JSON. The fast path never
+says "valid" for a schema jsonschema rejects (tests/test_schemas.py checks this).
+Network ``$ref``s are never fetched: they are only classified.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterator
+from urllib.parse import unquote, urljoin
+
+from mcplint import versions
+from mcplint.document.pointer import Pointer
+
+DRAFT4, DRAFT6, DRAFT7, DRAFT2019, DRAFT2020 = "draft-04", "draft-06", "draft-07", "2019-09", "2020-12"
+LENIENT = "draft-07 or 2020-12"  # no $schema before 2025-11-25
+UNKNOWN = "unknown"
+
+_DIALECT_URI = re.compile(
+    r"https?://json-schema\.org/(draft-0[467]|draft/2019-09|draft/2020-12)/schema#?"
+)
+_DIALECT_BY_PATH = {"draft-04": DRAFT4, "draft-06": DRAFT6, "draft-07": DRAFT7,
+                    "draft/2019-09": DRAFT2019, "draft/2020-12": DRAFT2020}
+MAX_DEPTH = 64
+SIMPLE_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
+
+
+def dialect_for_uri(uri: str) -> str | None:
+    match = _DIALECT_URI.fullmatch(uri)
+    return _DIALECT_BY_PATH[match.group(1)] if match else None
+
+
+def schema_dialect(schema: Any, version: str) -> tuple[str, str | None]:
+    """(dialect, declared $schema or None) of a root schema linted at ``version``."""
+    declared = schema.get("$schema") if isinstance(schema, dict) else None
+    if isinstance(declared, str):
+        return dialect_for_uri(declared) or UNKNOWN, declared
+    return (DRAFT2020 if version >= versions.V2025_11_25 else LENIENT), None
+
+
+# -- URI and regex checks shared by the fast path and the jsonschema format checker ----------
+
+def _uri_grammar() -> tuple[re.Pattern, re.Pattern]:
+    """RFC 3986 URI and URI-reference (IPv6 literals simplified)."""
+    pct = r"%[0-9A-Fa-f]{2}"
+    pchar = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|{pct})"
+    nocolon = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=@]|{pct})"
+    host = rf"(?:\[[0-9A-Fa-f:.vV]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|{pct})*)"
+    authority = rf"(?:(?:[A-Za-z0-9\-._~!$&'()*+,;=:]|{pct})*@)?{host}(?::[0-9]*)?"
+    abempty = rf"(?:/{pchar}*)*"
+    absolute = rf"/(?:{pchar}+{abempty})?"
+    tail = rf"(?:\?(?:{pchar}|[/?])*)?(?:#(?:{pchar}|[/?])*)?"
+    uri = rf"[A-Za-z][A-Za-z0-9+.\-]*:(?://{authority}{abempty}|{absolute}|{pchar}+{abempty}|){tail}"
+    relative = rf"(?://{authority}{abempty}|{absolute}|{nocolon}+{abempty}|){tail}"
+    return re.compile(uri), re.compile(rf"{uri}|{relative}")
+
+
+_URI, _URI_REF = _uri_grammar()
+_ECMA_ONLY = (
+    (re.compile(r"\(\?<(?![=!])"), "(?P<"),  # named group
+    (re.compile(r"\\[pP]\{[^}]*\}"), "."),  # Unicode property escape
+    (re.compile(r"\\u\{[0-9A-Fa-f]+\}"), "."),  # code point escape
+    (re.compile(r"\\c[A-Za-z]"), "."),  # control escape
+)
+
+
+def uri_reference_ok(value: object) -> bool:
+    """RFC 3986 URI-reference character syntax (what the metaschemas' format asks)."""
+    return not isinstance(value, str) or _URI_REF.fullmatch(value) is not None
+
+
+def uri_ok(value: object) -> bool:
+    return not isinstance(value, str) or _URI.fullmatch(value) is not None
+
+
+@lru_cache(maxsize=4096)
+def regex_ok(pattern: str) -> bool:
+    """A usable regular expression; ECMA-262-only syntax (what JSON Schema specifies) is
+    accepted even though Python's ``re`` lacks it."""
+    for candidate in (pattern, _ecma_to_python(pattern)):
+        try:
+            re.compile(candidate)
+            return True
+        except (re.error, RecursionError, OverflowError):
+            pass
+    return False
+
+
+def _ecma_to_python(pattern: str) -> str:
+    for regex, replacement in _ECMA_ONLY:
+        pattern = regex.sub(replacement, pattern)
+    return pattern
+
+
+# -- one walk: fast validity proof plus the facts the rules need ------------------------------
+
+# keyword -> how the fast path checks it (and whether it holds subschemas)
+_ONE, _MAP, _LIST, _ITEMS, _STR, _BOOL, _NUM, _POS, _NNINT, _FREE = range(10)
+_TYPE, _ENUM, _REQ, _PATTERN, _PATPROPS, _LISTVAL, _DEPS, _DEPREQ, _REF, _SCHEMA, _ID, _ANCHOR, _BAIL = range(10, 23)
+KEYWORDS: dict[str, int] = {
+    **dict.fromkeys(("additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if",
+                     "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema"), _ONE),
+    **dict.fromkeys(("properties", "$defs", "definitions", "dependentSchemas"), _MAP),
+    **dict.fromkeys(("allOf", "anyOf", "oneOf", "prefixItems"), _LIST),
+    **dict.fromkeys(("title", "description", "$comment", "format", "contentMediaType", "contentEncoding"), _STR),
+    **dict.fromkeys(("uniqueItems", "readOnly", "writeOnly", "deprecated"), _BOOL),
+    **dict.fromkeys(("maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"), _NUM),
+    **dict.fromkeys(("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties",
+                     "maxContains", "minContains"), _NNINT),
+    **dict.fromkeys(("default", "const"), _FREE),
+    **dict.fromkeys(("$anchor", "$dynamicAnchor"), _ANCHOR),
+    **dict.fromkeys(("$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "id"), _BAIL),
+    "items": _ITEMS, "multipleOf": _POS, "type": _TYPE, "enum": _ENUM, "required": _REQ,
+    "pattern": _PATTERN, "patternProperties": _PATPROPS, "examples": _LISTVAL, "dependencies": _DEPS,
+    "dependentRequired": _DEPREQ, "$ref": _REF, "$schema": _SCHEMA, "$id": _ID,
+}
+FAST_DIALECTS = frozenset((DRAFT7, DRAFT2020, LENIENT))
+
+
+@dataclass
+class Ref:
+    path: tuple  # of the subschema holding the $ref, relative to the root schema
+    ref: str
+    base: str  # base URI in effect ("" when unknown)
+    resource: tuple  # path of the schema resource the ref sits in
+
+
+class Facts:
+    """What one walk over a root schema found. Paths are tuples relative to the root.
+    "Parameters" are the property schemas ``schema_properties`` visits: under
+    ``properties`` of the root, of parameters, and of their ``items``."""
+
+    __slots__ = ("dialect", "declared", "fast_valid", "strict", "base", "resource", "refs", "idioms",
+                 "arrays_without_items", "resources", "anchors", "undescribed", "untyped", "free_form",
+                 "hinted", "required_gaps")
+
+    def __init__(self, dialect: str, declared: str | None) -> None:
+        self.dialect = dialect
+        self.declared = declared
+        self.fast_valid = dialect in FAST_DIALECTS  # proved valid without jsonschema
+        self.strict = dialect == DRAFT2020  # look for draft-07 idioms
+        self.base = ""  # walk state: base URI in effect, and the schema resource it belongs to
+        self.resource: tuple = ()
+        self.refs: list[Ref] = []
+        self.idioms: list[tuple[tuple, str]] = []  # (path of the keyword, keyword)
+        self.arrays_without_items: list[tuple] = []
+        self.resources: dict[str, tuple] = {}  # $id -> path
+        self.anchors: set[str] = set()
+        self.undescribed: list[tuple[tuple, str]] = []  # parameters: (path, name)
+        self.untyped: list[tuple[tuple, str]] = []
+        self.free_form: list[tuple[tuple, str]] = []
+        self.hinted: list[tuple[tuple, str]] = []  # names that may imply a format (url, path, date...)
+        self.required_gaps: list[tuple] = []  # objects whose `required` names are not all in `properties`
+
+
+def facts(schema: dict, version: str) -> Facts:
+    """Facts about a root schema linted at ``version``: one walk, shared by the rules
+    through ``tool_schemas``. (Walking is about as fast as hashing the schema's text,
+    so identical schemas are not deduplicated here; jsonschema results are.)"""
+    found = Facts(*schema_dialect(schema, version))
+    base = schema.get("$id") if isinstance(schema.get("$id"), str) else ""
+    found.base = base.split("#", 1)[0]
+    found.resources[found.base] = ()
+    _walk(schema, (), found, 0, True)
+    return found
+
+
+@dataclass
+class SchemaEntry:
+    tool_ptr: Pointer
+    tool: dict
+    field: str  # "inputSchema" | "outputSchema"
+    schema: dict
+    facts: Facts
+
+    def at(self, path: tuple = ()) -> Pointer:
+        return Pointer((*self.tool_ptr, self.field, *path))
+
+
+_LAST_DOC: list = [None, None, None, None]  # doc, version, tools, schema entries
+
+
+def tool_objects(doc) -> list[tuple[Pointer, dict]]:
+    """The manifest's tool objects, listed once per document for all rules."""
+    if _LAST_DOC[0] is not doc:
+        _LAST_DOC[:] = [doc, None, [(p, t) for p, t in doc.tools() if isinstance(t, dict)], None]
+    return _LAST_DOC[2]
+
+
+def tool_schemas(doc, version: str) -> list[SchemaEntry]:
+    """Every object ``inputSchema`` and ``outputSchema`` with its facts, computed once per
+    document and version for all the schema rules."""
+    tools = tool_objects(doc)
+    if _LAST_DOC[1] != version or _LAST_DOC[3] is None:
+        entries = []
+        for ptr, tool in tools:
+            for name in ("inputSchema", "outputSchema"):
+                schema = tool.get(name)
+                if isinstance(schema, dict):
+                    entries.append(SchemaEntry(ptr, tool, name, schema, facts(schema, version)))
+        _LAST_DOC[1], _LAST_DOC[3] = version, entries
+    return _LAST_DOC[3]
+
+
+_HINT_NAME = re.compile(r"ur[li]|href|link|site|homepage|mail|path|file|dir|folder|date|time|stamp", re.I)
+_HINTED: dict[str, bool] = {}
+
+
+def _parameters(properties: dict, path: tuple, f: Facts, depth: int) -> None:
+    """Record what the parameter rules need about each property, then walk it."""
+    for name, sub in properties.items():
+        sub_path = path + (name,)
+        if type(sub) is dict:
+            description = sub.get("description")
+            if type(description) is not str or not description.strip():
+                f.undescribed.append((sub_path, name))
+            if "type" in sub:
+                kind = sub["type"]
+                if (kind == "object" or type(kind) is list) and free_form_object(sub):
+                    f.free_form.append((sub_path, name))
+            elif accepts_anything(sub):
+                f.free_form.append((sub_path, name))
+            elif COMPOSITION.isdisjoint(sub):
+                f.untyped.append((sub_path, name))
+            hinted = _HINTED.get(name)
+            if hinted is None:
+                hinted = bool(_HINT_NAME.search(name))
+                if len(_HINTED) < 100_000:
+                    _HINTED[name] = hinted
+            if hinted:
+                f.hinted.append((sub_path, name))
+        elif sub is True:
+            f.free_form.append((sub_path, name))
+        _walk(sub, sub_path, f, depth, True)
+
+
+def _walk(node, path: tuple, f: Facts, depth: int, params: bool) -> None:
+    """Prove ``node`` valid (fast path) and collect facts. ``params``: its ``properties``
+    are parameters."""
+    if node is True or node is False:
+        return
+    if type(node) is not dict or depth > MAX_DEPTH:
+        f.fast_valid = False
+        return
+    saved = None
+    if path and "$id" in node and isinstance(node["$id"], str):
+        uri, _, fragment = node["$id"].partition("#")
+        if uri:
+            saved = f.base, f.resource
+            f.base = urljoin(f.base, uri) if f.base else uri
+            f.resource = path
+            f.resources.setdefault(f.base, path)
+            f.resources.setdefault(uri, path)
+        elif fragment:  # draft-06/07 plain-name fragment id
+            f.anchors.add(fragment)
+    depth += 1
+    is_array = False
+    for key, value in node.items():
+        kind = KEYWORDS.get(key)
+        if kind is None:
+            continue
+        if kind == _STR:
+            if type(value) is not str:
+                f.fast_valid = False
+        elif kind == _TYPE:
+            if type(value) is str:
+                if value not in SIMPLE_TYPES:
+                    f.fast_valid = False
+                is_array = value == "array"
+            elif type(value) is list and value and all(type(t) is str and t in SIMPLE_TYPES for t in value) \
+                    and len(set(value)) == len(value):
+                is_array = "array" in value
+            else:
+                f.fast_valid = False
+        elif kind == _MAP:
+            if type(value) is not dict:
+                f.fast_valid = False
+            elif params and key == "properties":
+                _parameters(value, path + (key,), f, depth)
+            else:
+                for name, sub in value.items():
+                    _walk(sub, path + (key, name), f, depth, False)
+            if key == "definitions" and f.strict:
+                f.idioms.append((path + (key,), key))
+        elif kind == _FREE:
+            pass
+        elif kind == _NUM:
+            if type(value) is not int and type(value) is not float:
+                f.fast_valid = False
+        elif kind == _REQ:
+            if not _string_set(value):
+                f.fast_valid = False
+        elif kind == _ITEMS:
+            if type(value) is list:
+                if f.strict or not value:
+                    f.fast_valid = False
+                for index, sub in enumerate(value):
+                    _walk(sub, path + (key, index), f, depth, False)
+            else:
+                _walk(value, path + (key,), f, depth, params)
+        elif kind == _ONE:
+            if key == "additionalItems" and f.strict:
+                f.idioms.append((path + (key,), key))
+            _walk(value, path + (key,), f, depth, False)
+        elif kind == _ENUM or kind == _LISTVAL:
+            if type(value) is not list:
+                f.fast_valid = False
+        elif kind == _NNINT:
+            if type(value) is not int or value < 0:
+                f.fast_valid = False
+        elif kind == _LIST:
+            if type(value) is list and value:
+                for index, sub in enumerate(value):
+                    _walk(sub, path + (key, index), f, depth, False)
+            else:
+                f.fast_valid = False
+        elif kind == _BOOL:
+            if type(value) is not bool:
+                f.fast_valid = False
+        elif kind == _REF:
+            if type(value) is str and uri_reference_ok(value):
+                f.refs.append(Ref(path, value, f.base, f.resource))
+            else:
+                f.fast_valid = False
+        elif kind == _SCHEMA:
+            if path or type(value) is not str or dialect_for_uri(value) is None:
+                f.fast_valid = False
+        elif kind == _PATTERN:
+            if type(value) is not str or not regex_ok(value):
+                f.fast_valid = False
+        elif kind == _PATPROPS:
+            if type(value) is dict:
+                for name, sub in value.items():
+                    if not regex_ok(name):
+                        f.fast_valid = False
+                    _walk(sub, path + (key, name), f, depth, False)
+            else:
+                f.fast_valid = False
+        elif kind == _POS:
+            if (type(value) is not int and type(value) is not float) or not value > 0:
+                f.fast_valid = False
+        elif kind == _DEPS:
+            if f.strict:
+                f.idioms.append((path + (key,), key))
+            if type(value) is dict:
+                for name, sub in value.items():
+                    if type(sub) is list:
+                        if not _string_set(sub):
+                            f.fast_valid = False
+                    else:
+                        _walk(sub, path + (key, name), f, depth, False)
+            else:
+                f.fast_valid = False
+        elif kind == _DEPREQ:
+            if type(value) is not dict or not all(_string_set(v) for v in value.values()):
+                f.fast_valid = False
+        elif kind == _ANCHOR:
+            if type(value) is str:
+                f.anchors.add(value)
+            f.fast_valid = False
+        else:  # _ID, _BAIL: rare keywords with subtle rules; leave them to jsonschema
+            f.fast_valid = False
+    if is_array and "items" not in node and "prefixItems" not in node:
+        f.arrays_without_items.append(path)
+    if params and "required" in node:
+        required, properties = node["required"], node.get("properties")
+        if type(required) is list and required and not (
+                type(properties) is dict and all(type(n) is str and n in properties for n in required)):
+            f.required_gaps.append(path)
+    if saved is not None:
+        f.base, f.resource = saved
+
+
+def _string_set(value) -> bool:
+    return type(value) is list and all(type(v) is str for v in value) and len(set(value)) == len(value)
+
+
+# -- metaschema validation with jsonschema (slow path) ---------------------------------------
+
+_ERRORS: dict[tuple[str, str], tuple[tuple, str] | None] = {}
+
+
+def is_valid(schema: Any, f: Facts) -> bool:
+    return f.fast_valid or metaschema_error(schema, f.dialect) is None
+
+
+def metaschema_error(schema: Any, dialect: str) -> tuple[tuple, str] | None:
+    """(path inside the schema, message) of the most relevant metaschema violation under
+    ``dialect``, or None when valid. For LENIENT, valid under either draft-07 or 2020-12
+    counts; the draft-07 error is reported. Cached by canonical JSON."""
+    try:
+        text = json.dumps(schema, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        text = repr(schema)
+    key = (dialect, text)
+    if key not in _ERRORS:
+        if len(_ERRORS) > 10_000:
+            _ERRORS.clear()
+        dialects = (DRAFT7, DRAFT2020) if dialect == LENIENT else (dialect,)
+        errors = [_first_error(schema, d) for d in dialects]
+        _ERRORS[key] = None if None in errors else errors[0]
+    return _ERRORS[key]
+
+
+def _first_error(schema: Any, dialect: str) -> tuple[tuple, str] | None:
+    jsonschema = _jsonschema()
+    cls = {
+        DRAFT4: jsonschema.Draft4Validator, DRAFT6: jsonschema.Draft6Validator,
+        DRAFT7: jsonschema.Draft7Validator, DRAFT2019: jsonschema.Draft201909Validator,
+        DRAFT2020: jsonschema.Draft202012Validator,
+    }[dialect]
+    validator = cls(cls.META_SCHEMA, format_checker=_format_checker())
+    try:
+        error = jsonschema.exceptions.best_match(validator.iter_errors(schema))
+    except RecursionError:  # too deep to check: do not claim it is invalid
+        return None
+    if error is None:
+        return None
+    path = tuple(error.absolute_path)
+    return path, _describe(error, path, dialect)
+
+
+def _describe(error, path: tuple, dialect: str) -> str:
+    instance = error.instance
+    if path and path[-1] == "items" and isinstance(instance, list) and dialect == DRAFT2020:
+        return "array-form 'items' is draft-07 syntax; in 2020-12 use 'prefixItems' (or declare draft-07)"
+    if path and path[-1] == "type" and error.validator == "anyOf":
+        return f"{show(instance)} is not a JSON Schema type (one of {', '.join(sorted(SIMPLE_TYPES))})"
+    message = error.message
+    if message.startswith(repr(instance)):
+        message = show(instance) + message[len(repr(instance)):]
+    return message
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """A value as short JSON text, for messages."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@lru_cache(maxsize=1)
+def _format_checker():
+    """Deterministic checks for the only formats the metaschemas use (regex, uri,
+    uri-reference), whatever optional format libraries happen to be installed."""
+    jsonschema = _jsonschema()
+    checker = jsonschema.FormatChecker(formats=())
+    checker.checks("regex")(lambda value: not isinstance(value, str) or regex_ok(value))
+    checker.checks("uri")(uri_ok)
+    checker.checks("uri-reference")(uri_reference_ok)
+    return checker
+
+
+def _jsonschema():
+    """Import jsonschema lazily. rfc3987_syntax (pulled in by jsonschema's optional
+    format extras) builds a grammar for over a second on import and only serves the
+    'iri' formats, which metaschemas never use: keep it out of that import."""
+    if "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
+        try:
+            import jsonschema
+        finally:
+            del sys.modules["rfc3987_syntax"]
+    import jsonschema
+    import jsonschema.exceptions
+
+    return jsonschema
+
+
+# -- $ref resolution (never over the network) -----------------------------------------------
+
+LOCAL, MISSING, NETWORK, EXTERNAL = "local", "missing", "network", "external"
+
+
+def resolve(root: Any, f: Facts, ref: Ref) -> str:
+    """LOCAL when ``ref`` resolves inside ``root`` (or names a known metaschema), MISSING when
+    it points into the schema but at nothing, NETWORK for an http(s) URI elsewhere, EXTERNAL
+    for any other document (a relative file, another scheme)."""
+    uri, hashed, fragment = ref.ref.partition("#")
+    resource = ref.resource
+    if uri:
+        target = urljoin(ref.base, uri) if ref.base else uri
+        if target in f.resources:
+            resource = f.resources[target]
+        elif uri in f.resources:
+            resource = f.resources[uri]
+        elif dialect_for_uri(target) or dialect_for_uri(target + "#"):
+            return LOCAL
+        elif target.startswith(("http://", "https://")):
+            return NETWORK
+        else:
+            return EXTERNAL
+    if not fragment:
+        return LOCAL
+    if not fragment.startswith("/"):
+        return LOCAL if unquote(fragment) in f.anchors else MISSING
+    node = value_at(root, resource)
+    try:
+        tokens = Pointer.parse(unquote(fragment))
+    except ValueError:
+        return MISSING
+    return MISSING if _follow(node, tokens) is _NOTHING else LOCAL
+
+
+_NOTHING = object()
+
+
+def _follow(node: Any, tokens) -> Any:
+    for token in tokens:
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return _NOTHING
+    return node
+
+
+def value_at(root: Any, path: tuple) -> Any:
+    for token in path:
+        root = root[token]
+    return root
+
+
+def local_target(root: Any, ref: str) -> Any:
+    """The subschema a same-document ``#/...`` ref points at, or None."""
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return None
+    try:
+        found = _follow(root, Pointer.parse(unquote(ref)))
+    except ValueError:
+        return None
+    return None if found is _NOTHING else found
+
+
+# -- parameter shapes -------------------------------------------------------------------------
+
+# Keywords that only annotate: a schema made of these (or of unknown extension keys) accepts anything.
+ANNOTATIONS = frozenset(("title", "description", "default", "examples", "$comment", "deprecated",
+                         "readOnly", "writeOnly", "$schema", "$id", "$anchor", "$dynamicAnchor",
+                         "$defs", "definitions"))
+COMPOSITION = frozenset(("enum", "const", "$ref", "$dynamicRef", "$recursiveRef", "anyOf", "oneOf",
+                         "allOf", "not", "if"))
+_OBJECT_SHAPE = frozenset(("properties", "patternProperties", "propertyNames", "unevaluatedProperties",
+                           "dependentSchemas", "dependentRequired", "dependencies", "required",
+                           "minProperties", "maxProperties", "enum", "const", "$ref", "$dynamicRef",
+                           "anyOf", "oneOf", "allOf", "not", "if"))
+
+
+def accepts_anything(schema: Any) -> bool:
+    """``true``, ``{}``, or a schema with nothing but annotations."""
+    if schema is True:
+        return True
+    return isinstance(schema, dict) and all(
+        key in ANNOTATIONS or key not in KEYWORDS for key in schema
+    )
+
+
+def types_of(schema: dict) -> tuple[str, ...]:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return (kind,)
+    if isinstance(kind, list):
+        return tuple(t for t in kind if isinstance(t, str))
+    return ()
+
+
+def free_form_object(schema: dict) -> bool:
+    """An object schema that constrains neither its keys nor its values."""
+    if "object" not in types_of(schema) or any(key in schema for key in _OBJECT_SHAPE):
+        return False
+    extra = schema.get("additionalProperties", True)
+    return extra is True or accepts_anything(extra)
+
+
+_TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def name_tokens(name: str) -> list[str]:
+    """Lower-case words of a snake_case, kebab-case or camelCase name: ``startDate`` -> start, date."""
+    return [token.lower() for token in _TOKEN.findall(name)]

@@ -1,0 +1,99 @@
+import re
+
+from mcplint.findings import Severity
+from mcplint.rule import Option, Rule, RuleOptions, Violation
+from mcplint.schemas import name_tokens, tool_schemas, types_of, value_at
+
+_URL = ("url", "a URL", 'add "format": "uri"')
+_PATH = ("path", "a file-system path", "add a 'pattern' or 'maxLength'")
+# last word of the parameter name -> (category, what it looks like, how to constrain it)
+_HINTS = {
+    "url": _URL, "uri": _URL, "href": _URL, "link": _URL, "website": _URL, "homepage": _URL,
+    "email": ("email", "an email address", 'add "format": "email"'),
+    "path": _PATH, "filepath": _PATH, "file": _PATH, "dir": _PATH, "dirpath": _PATH,
+    "directory": _PATH, "folder": _PATH,
+    "date": ("date", "a date", 'add "format": "date"'),
+    "time": ("date", "a time of day", 'add "format": "time" or a \'pattern\''),
+    "datetime": ("date", "a date and time", 'add "format": "date-time"'),
+    "timestamp": ("date", "a timestamp", 'add "format": "date-time" or a \'pattern\''),
+}
+_CONSTRAINTS = ("format", "pattern", "enum", "const", "maxLength", "contentMediaType", "contentEncoding", "$ref")
+# A description that spells out the accepted form documents it well enough for this hint.
+_FORMAT_DOCUMENTED = re.compile(r"\bformat\b|ISO[ -]?8601|RFC[ -]?3339|YYYY|HH:MM", re.I)
+
+
+class FormatHintUnconstrained(Rule):
+    """A string parameter whose name implies a format (URL, email, path, date) has no constraint.
+
+    ## Why
+    A parameter named `callback_url`, `email`, `file_path` or `startDate`
+    expects a value of a particular form, but a bare `{"type": "string"}`
+    accepts any text: the server sees malformed input first, and the model
+    gets no hint of the expected form. A `format`, `pattern`, `enum`, `const`
+    or `maxLength` validates it at the schema level; a description that names
+    the form (e.g. "ISO 8601 format") is accepted too. Names are split into
+    words (`file_path` -> file, path; `startDate` -> start, date) and only the
+    last word, or `email` in `email_address`, counts, so `update`, `pathway`,
+    `link_text` or `time_zone` are not matched.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "subscribe", "inputSchema": {"type": "object", "properties": {
+      "callback_url": {"type": "string", "description": "Where to send events."}}}}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "subscribe", "inputSchema": {"type": "object", "properties": {
+      "callback_url": {"type": "string", "format": "uri", "description": "Where to send events."},
+      "since": {"type": "string", "description": "Start date in ISO 8601 format."},
+      "link_text": {"type": "string", "description": "Text of the link."}}}}]}
+    ```
+    """
+
+    code = "MCP331"
+    name = "format-hint-unconstrained"
+    checklist = (16,)
+    category = "schema"
+    severity = Severity.INFO
+
+    class Options(RuleOptions):
+        categories: list[str] = Option(
+            ["url", "email", "path", "date"], "Which name hints to check: url, email, path, date (dates and times).",
+        )
+
+    def check(self, doc, ctx):
+        for entry in tool_schemas(doc, ctx.version):
+            if entry.field != "inputSchema":
+                continue
+            for path, name in entry.facts.hinted:
+                prop = value_at(entry.schema, path)
+                hint = _hint(name)
+                if hint is None or hint[0] not in ctx.options.categories or not isinstance(prop, dict) \
+                        or not _unconstrained_string(prop):
+                    continue
+                description = prop.get("description")
+                if isinstance(description, str) and _FORMAT_DOCUMENTED.search(description):
+                    continue
+                _, what, fix = hint
+                yield Violation(entry.at(path), f"String parameter '{name}' looks like {what} but accepts "
+                                f"any text; {fix} to validate it")
+
+
+def _hint(name: str):
+    tokens = name_tokens(name)
+    if not tokens:
+        return None
+    if tokens[-1] == "address" and len(tokens) > 1 and tokens[-2] == "email":
+        return _HINTS["email"]
+    return _HINTS.get(tokens[-1])
+
+
+def _unconstrained_string(prop: dict) -> bool:
+    branches = [prop] if "string" in types_of(prop) else []
+    for key in ("anyOf", "oneOf"):
+        if isinstance(prop.get(key), list):
+            branches += [b for b in prop[key] if isinstance(b, dict) and "string" in types_of(b)]
+    if not branches:
+        return False
+    return not any(key in schema for schema in (prop, *branches) for key in _CONSTRAINTS)

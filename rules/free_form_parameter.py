@@ -1,0 +1,56 @@
+from mcplint.findings import Severity
+from mcplint.rule import Rule, Violation
+from mcplint.schemas import accepts_anything, tool_schemas, value_at
+
+
+class FreeFormParameter(Rule):
+    """A parameter accepts any value at all: `{}`, `true`, or an object with no properties.
+
+    ## Why
+    A free-form parameter gives the model nothing to go on and the server no
+    validation: anything is accepted, from a number to a nested object. Give it a
+    `type`, and for objects either list the `properties` or constrain the values
+    with `additionalProperties` (a string-to-string map is fine). A schema that
+    only has annotations such as `description` counts as free-form too.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "run_query", "inputSchema": {"type": "object", "properties": {
+      "query": {"type": "string", "description": "SQL to run."},
+      "params": {"description": "Query parameters."}}}}]}
+    ```
+
+    ```json
+    {"tools": [{"name": "run_query", "inputSchema": {"type": "object", "properties": {
+      "options": {"type": "object", "description": "Options."}}}}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "run_query", "inputSchema": {"type": "object", "properties": {
+      "query": {"type": "string", "description": "SQL to run."},
+      "params": {"type": "object", "description": "Named parameters.",
+                 "additionalProperties": {"type": ["string", "number"]}}}}}]}
+    ```
+    """
+
+    code = "MCP314"
+    name = "free-form-parameter"
+    checklist = (5,)
+    category = "schema"
+    severity = Severity.WARNING
+
+    def check(self, doc, ctx):
+        for entry in tool_schemas(doc, ctx.version):
+            if entry.field != "inputSchema":
+                continue
+            for path, name in entry.facts.free_form:
+                prop = value_at(entry.schema, path)
+                if accepts_anything(prop):
+                    shown = "true" if prop is True else "{}" if not prop else "only annotations"
+                    yield Violation(entry.at(path), f"Parameter '{name}' accepts any value (its schema is "
+                                    f"{shown}); give it a 'type' and constraints")
+                else:
+                    yield Violation(entry.at(path), f"Object parameter '{name}' declares no properties, so it "
+                                    "accepts any keys and values; list its 'properties' or constrain "
+                                    "'additionalProperties'")

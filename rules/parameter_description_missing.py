@@ -1,0 +1,69 @@
+from mcplint.findings import Severity
+from mcplint.rule import Option, Rule, RuleOptions, Violation
+from mcplint.schemas import local_target, tool_schemas, value_at
+
+
+class ParameterDescriptionMissing(Rule):
+    """A parameter has no description, or an empty one.
+
+    ## Why
+    The parameter description is the only place to tell the model what a value
+    means, which unit or format it uses and where it comes from. A `title` is a
+    short display label (SDKs often derive it from the name, e.g. "Repo Path" for
+    `repo_path`), so by default it does not count. A parameter that is a `$ref`
+    (alone or as the single member of `allOf`) may take its description from the
+    referenced definition.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "git_status", "inputSchema": {"type": "object", "properties": {
+      "repo_path": {"type": "string", "title": "Repo Path"}}}}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "git_status", "inputSchema": {"type": "object", "properties": {
+      "repo_path": {"type": "string", "description": "Absolute path of the Git repository."},
+      "range": {"$ref": "#/$defs/Range"}},
+      "$defs": {"Range": {"type": "string", "description": "Revision range, e.g. main..HEAD."}}}}]}
+    ```
+    """
+
+    code = "MCP311"
+    name = "parameter-description-missing"
+    checklist = (5,)
+    category = "schema"
+    severity = Severity.WARNING
+
+    class Options(RuleOptions):
+        accept_title: bool = Option(False, "Count a non-empty `title` as a description.")
+
+    def check(self, doc, ctx):
+        for entry in tool_schemas(doc, ctx.version):
+            if entry.field != "inputSchema":
+                continue
+            for path, name in entry.facts.undescribed:
+                prop = value_at(entry.schema, path)
+                if self._described(prop, entry.schema, ctx.options.accept_title):
+                    continue
+                if isinstance(prop.get("description"), str):
+                    yield Violation(entry.at(path) / "description", f"Parameter '{name}' has an empty "
+                                    "description; say what the value means and what format it takes")
+                    continue
+                title = prop.get("title")
+                label = f" (its title {title!r} is only a display label)" if isinstance(title, str) and title else ""
+                yield Violation(entry.at(path), f"Parameter '{name}' has no description{label}; add one "
+                                "saying what the value means and what format it takes")
+
+    @staticmethod
+    def _described(prop: dict, root, accept_title: bool) -> bool:
+        fields = ("description", "title") if accept_title else ("description",)
+        candidates = [prop]
+        all_of = prop.get("allOf")
+        if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
+            candidates.append(all_of[0])
+        for schema in list(candidates):
+            target = local_target(root, schema.get("$ref"))
+            if isinstance(target, dict):
+                candidates.append(target)
+        return any(isinstance(c.get(f), str) and c[f].strip() for c in candidates for f in fields)

@@ -1,0 +1,94 @@
+import re
+
+from mcplint.findings import Severity
+from mcplint.rule import Rule, Violation
+from mcplint.schemas import accepts_anything, local_target, tool_schemas, value_at
+
+_BRANCHES = ("allOf", "anyOf", "oneOf")
+
+
+class RequiredPropertyUndefined(Rule):
+    """`required` names a property that the schema never defines.
+
+    ## Why
+    A name in `required` that is missing from `properties` is almost always a
+    typo or a parameter that was renamed: clients must send a value that the
+    schema never describes, so the model cannot know what it is, and calls
+    that look correct are rejected. Names defined by `patternProperties`, by
+    `allOf`/`anyOf`/`oneOf` branches, `then`/`else` or a local `$ref` count as
+    defined; a schema whose `additionalProperties` is itself a schema (a map)
+    is left alone. Checked in `inputSchema` and `outputSchema`, at every level.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "get_issue", "inputSchema": {"type": "object",
+      "properties": {"issue_id": {"type": "string"}}, "required": ["issueId"]}}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "get_issue", "inputSchema": {"type": "object",
+      "properties": {"issue_id": {"type": "string"}}, "required": ["issue_id"]}}]}
+    ```
+    """
+
+    code = "MCP312"
+    name = "required-property-undefined"
+    checklist = (5,)
+    category = "schema"
+    severity = Severity.ERROR
+
+    def check(self, doc, ctx):
+        for entry in tool_schemas(doc, ctx.version):
+            for path in entry.facts.required_gaps:
+                obj = value_at(entry.schema, path)
+                defined = _defined(obj, entry.schema)
+                if defined is None:
+                    continue
+                names, patterns = defined
+                for index, name in enumerate(obj["required"]):
+                    if isinstance(name, str) and name not in names and not _matches(patterns, name):
+                        yield Violation(
+                            entry.at(path) / "required" / index,
+                            f"'required' lists {name!r}, which is not defined in 'properties'; "
+                            "fix the name or add the property",
+                        )
+
+
+def _defined(obj: dict, root) -> tuple[set, list] | None:
+    """Property names and patterns the object schema defines; None when it cannot be known."""
+    extra = obj.get("additionalProperties")
+    if isinstance(extra, dict) and not accepts_anything(extra):
+        return None
+    names: set = set()
+    patterns: list = []
+    schemas = [obj]
+    for key in _BRANCHES:
+        if isinstance(obj.get(key), list):
+            schemas.extend(obj[key])
+    schemas.extend(obj.get(key) for key in ("then", "else"))
+    seen: set = set()
+    for schema in schemas:
+        if not isinstance(schema, dict) or id(schema) in seen:
+            continue
+        seen.add(id(schema))
+        if "$ref" in schema:
+            target = local_target(root, schema["$ref"])
+            if not isinstance(target, dict):
+                return None  # defined somewhere we cannot see
+            schemas.append(target)
+        if isinstance(schema.get("properties"), dict):
+            names.update(schema["properties"])
+        if isinstance(schema.get("patternProperties"), dict):
+            patterns.extend(schema["patternProperties"])
+    return names, patterns
+
+
+def _matches(patterns: list, name: str) -> bool:
+    for pattern in patterns:
+        try:
+            if re.search(pattern, name):
+                return True
+        except re.error:
+            return True  # cannot tell; stay silent
+    return False

@@ -1,0 +1,61 @@
+from mcplint.findings import Severity
+from mcplint.rule import Rule, Violation
+from mcplint.schemas import LENIENT, UNKNOWN, is_valid, metaschema_error, show, tool_schemas
+
+
+class SchemaInvalid(Rule):
+    """An `inputSchema` or `outputSchema` is not a valid JSON Schema in its dialect.
+
+    ## Why
+    From 2025-11-25 every tool schema must be valid under its declared dialect
+    (`$schema`) or, without one, under JSON Schema 2020-12; an unsupported
+    `$schema` must make clients fail with an error. Earlier versions name no
+    dialect (the protocol's own schema is draft-07), so there a schema without
+    `$schema` passes when it is valid under draft-07 or 2020-12. An invalid
+    schema breaks argument validation in clients, which then reject the tool
+    or every call to it. Draft-07 `$schema` declarations (as the TypeScript SDK
+    emits) are honoured. Array-form `items` under 2020-12 is reported here,
+    because 2020-12 only allows a schema there.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "add", "inputSchema": {"type": "object", "properties": {
+      "a": {"type": "integr"}}, "required": "a"}}]}
+    ```
+
+    ```json
+    {"tools": [{"name": "add", "inputSchema": {"$schema": "https://example.com/my-dialect",
+      "type": "object"}}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "add", "inputSchema": {"type": "object", "properties": {
+      "a": {"type": "integer", "minimum": 0}}, "required": ["a"]}}]}
+    ```
+
+    ```json
+    {"tools": [{"name": "point", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#",
+      "type": "object", "properties": {"xy": {"type": "array", "items": [{"type": "number"}, {"type": "number"}]}}}}]}
+    ```
+    """
+
+    code = "MCP320"
+    name = "schema-invalid"
+    checklist = (6,)
+    category = "schema"
+    severity = Severity.ERROR
+
+    def check(self, doc, ctx):
+        for entry in tool_schemas(doc, ctx.version):
+            found, field = entry.facts, entry.field
+            if found.dialect == UNKNOWN:
+                yield Violation(
+                    entry.at(("$schema",)),
+                    f"'{field}' declares the unsupported dialect {show(found.declared)}; clients must "
+                    "reject it, so use 2020-12 (no $schema) or draft-07",
+                )
+            elif not is_valid(entry.schema, found):
+                path, message = metaschema_error(entry.schema, found.dialect)
+                dialect = "draft-07 or 2020-12" if found.dialect == LENIENT else found.dialect
+                yield Violation(entry.at(path), f"'{field}' is not a valid JSON Schema ({dialect}): {message}")
