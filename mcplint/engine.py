@@ -32,6 +32,9 @@ class Plan:
 
     @classmethod
     def build(cls, config: Config, select=None, ignore=(), version: str | None = None) -> "Plan":
+        version = version or config.protocol_version
+        if version is not None and version not in versions.VERSIONS:
+            raise MCPLintError(f"protocol version {version!r} is not one of {', '.join(versions.VERSIONS)}")
         chosen = registry.select(
             list(select) if select else config.select,
             [*config.ignore, *ignore],
@@ -58,7 +61,7 @@ class Plan:
             rules=[rule() for rule in chosen],
             severity=severity,
             options={r.code: options.get(r.code) or r.Options() for r in chosen},
-            version=version or config.protocol_version,
+            version=version,
             per_file_ignores=ignores,
             root=config.root,
             max_bytes=config.max_file_size_mb * 1024 * 1024,

@@ -59,7 +59,9 @@ def test_severity_override_and_off(repo):
 
 
 def test_extend_select_and_ignore(repo):
-    (repo / ".mcplint.yaml").write_text("select: [MCP101]\nextend-select: [MCP2]\nignore: [MCP201]\n")
+    (repo / ".mcplint.yaml").write_text(
+        "select: [MCP101]\nextend-select: [duplicate-tool-name, tool-name-missing]\nignore: [tool-name-missing]\n"
+    )
     _, payload = check(repo)
     assert rules_of(payload) == ["MCP101", "MCP204"]
 

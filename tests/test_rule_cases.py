@@ -27,7 +27,7 @@ def _load_cases():
 def test_rule_case(code, case):
     findings = lint_text(
         case["doc"], case.get("format", "json"), select=[code],
-        version=case.get("protocol"), options={code: case["options"]} if "options" in case else None,
+        version=str(case["protocol"]) if "protocol" in case else None, options={code: case["options"]} if "options" in case else None,
     )
     expected = case.get("expect") or []
     got = Counter(f.pointer for f in findings)
