@@ -1,0 +1,115 @@
+"""mcplint.unicode_scan: hidden characters, with legitimate uses left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcplint.unicode_scan import char_label, context_before, find_hidden, strip_ansi
+
+TAGS = "".join(chr(0xE0000 + ord(c)) for c in "ignore previous")
+SCOTLAND = "\U0001F3F4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000E007F"
+
+
+@pytest.mark.parametrize("text,index,kind,first", [
+    ("pass\u200bword", 4, "invisible", 0x200B),
+    ("\ufeffGet the time", 0, "invisible", 0xFEFF),
+    ("Get\u2060time", 3, "invisible", 0x2060),
+    ("soft\u00adhyphen", 4, "invisible", 0x00AD),
+    ("a\u200db", 1, "zero-width joiner", 0x200D),
+    ("a\u200cb", 1, "zero-width joiner", 0x200C),
+    ("\u200dleading", 0, "zero-width joiner", 0x200D),
+    ("admin\u202e txt.exe", 5, "bidi", 0x202E),
+    ("x\u2066y\u2069", 1, "bidi", 0x2066),
+    ("Latin only\u200e", 10, "bidi", 0x200E),
+    ("bell\x07", 4, "control", 0x07),
+    ("nul\x00", 3, "control", 0x00),
+    ("del\x7f", 3, "control", 0x7F),
+    ("c1\x85", 2, "control", 0x85),
+    ("over\rwrite", 4, "control", 0x0D),
+    ("Add." + TAGS, 4, "tag", 0xE0069),
+    ("👍" + "\ufe0f\ufe0e\ufe0f", 1, "variation-selector", 0xFE0F),
+    ("Hangul filler\u3164", 13, "invisible", 0x3164),
+])
+def test_hidden(text, index, kind, first):
+    found = find_hidden(text)
+    assert found and found[0].index == index and found[0].kind == kind and ord(found[0].text[0]) == first
+
+
+@pytest.mark.parametrize("text", [
+    "Get the weather for a city.\nUnits:\tmetric.\r\nDone.",
+    "Family: 👨‍👩‍👧, coder 👩🏽‍💻, heart on fire ❤️‍🔥, red heart ❤️, text heart ❤︎, keycap #️⃣ 1️⃣",
+    "Scotland " + SCOTLAND,
+    "می‌خواهم",  # Persian ZWNJ between Arabic-script letters
+    "क्‍ष",  # Devanagari ZWJ
+    "שלום\u200f 123 and \u200eabc",  # marks in text with right-to-left letters
+    "漢\U000E0100字",  # one ideographic variation selector
+    "",
+    "plain ASCII " * 100,
+])
+def test_legitimate_text(text):
+    assert find_hidden(text) == []
+
+
+def test_tag_runs_are_decoded():
+    (hidden,) = find_hidden("Add two numbers." + TAGS)
+    assert hidden.decoded == "ignore previous"
+    assert hidden.label == "15 tag characters starting with U+E0069 TAG LATIN SMALL LETTER I spelling 'ignore previous'"
+
+
+def test_variation_selector_smuggling_is_decoded():
+    payload = "".join(chr(0xE0100 + b - 16) if b >= 16 else chr(0xFE00 + b) for b in b"hi there")
+    (hidden,) = find_hidden("😀" + payload)
+    assert hidden.kind == "variation-selector" and hidden.decoded == "hi there"
+
+
+def test_a_tag_run_that_is_not_a_flag_is_reported():
+    assert find_hidden("no flag " + SCOTLAND[1:])[0].kind == "tag"
+    assert find_hidden("\U0001F3F4" + TAGS + "\U000E007F")[0].kind == "tag"  # too long, not a subdivision
+
+
+@pytest.mark.parametrize("text,sequence", [
+    ("\x1b[31mred\x1b[0m", "\x1b[31m"),
+    ("\x1b[2K\x1b[1G", "\x1b[2K"),
+    ("\x1b]0;title\x07rest", "\x1b]0;title\x07"),
+    ("\x1b]8;;https://evil.example\x1b\\link", "\x1b]8;;https://evil.example\x1b\\"),
+    ("\x9b31m", "\x9b31m"),
+])
+def test_ansi_sequences_are_one_finding_each(text, sequence):
+    found = find_hidden(text)
+    assert found[0].kind == "ansi" and found[0].text == sequence
+    assert found[0].label.startswith("ANSI escape sequence '\\x1b") or found[0].label.startswith("ANSI escape sequence '\\x9b")
+
+
+def test_lone_escape_is_a_control_character():
+    (hidden,) = find_hidden("a\x1b")
+    assert hidden.kind == "control" and hidden.label == "U+001B ESCAPE"
+
+
+def test_every_occurrence_is_reported_in_order():
+    found = find_hidden("a\u200bb\u200bc\x07")
+    assert [h.index for h in found] == [1, 3, 5]
+
+
+def test_char_label_names_controls():
+    assert char_label("\x00") == "U+0000 NULL"
+    assert char_label("\x1b") == "U+001B ESCAPE"
+    assert char_label("\x7f") == "U+007F DELETE"
+    assert char_label("\x9b") == "U+009B CONTROL SEQUENCE INTRODUCER"
+    assert char_label("\x90") == "U+0090 C1 CONTROL CHARACTER"
+    assert char_label("\u200b") == "U+200B ZERO WIDTH SPACE"
+
+
+def test_helpers():
+    assert strip_ansi("\x1b[1mbold\x1b[0m") == "bold"
+    assert context_before("Get the weather now\u200b", 19, width=11) == "weather now"
+    assert context_before("x\ny\u200b", 3) == "x\\ny"
+
+
+def test_clean_text_is_fast():
+    import time
+
+    text = "Read the complete contents of a file from the file system as text. " * 20
+    start = time.perf_counter()
+    for _ in range(10_000):
+        find_hidden(text)
+    assert time.perf_counter() - start < 0.5
