@@ -1,0 +1,176 @@
+"""Prompt-injection phrasing and active markup in text a model reads.
+
+Both scanners aim at high precision: they look for the phrasing of known tool
+poisoning and injection attacks (``<IMPORTANT>`` blocks, "ignore previous
+instructions", "do not tell the user", "read ~/.ssh/id_rsa and pass it as ...")
+and for HTML that a client could render or execute, not for every word that
+could appear in such an attack. Ordinary guidance ("Use this tool when ...",
+"Call list_tables first", "Only works within allowed directories") and
+placeholders (``<path>``, ``<owner>/<repo>``, ``<revision>:<path>``) stay silent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+_I = re.I
+_SENTENCE_CHAR = r"(?:[^.!?\n]|\.(?=\S))"  # a dot inside a path or name does not end the sentence
+_NOT_CONDITION = r"(?:(?!\b(?:until|unless|if|when|whether|before|after|once|because)\b)" + _SENTENCE_CHAR + ")"
+_SECRET_FILE = (
+    r"(?:~?/?\.ssh/id_\w+|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials\b|\bmcp\.json\b"
+    r"|\bclaude_desktop_config\.json\b|/etc/shadow\b|\.git-credentials\b|(?<![\w.])\.netrc\b"
+    r"|\bwallet\.dat\b|\.gnupg/|\.docker/config\.json\b)"
+)
+
+# (what it is, lower-case substrings one of which must occur, pattern): the substring
+# test is cheap and skips the regex for almost every text.
+INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern], ...] = (
+    ("an instruction tag", ("<",), re.compile(
+        r"<\s*/?\s*(?:important|system|system[-_ ]?(?:prompt|message)|instructions?|hidden|critical"
+        r"|secret|admin[-_ ]?instructions?)\s*>", _I)),
+    ("a chat-template control token", ("<|", "[inst", "[/inst", "<<"), re.compile(
+        r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]|<<\s*/?SYS\s*>>", _I)),
+    ("an instruction to ignore earlier instructions",
+     ("ignore", "disregard", "forget", "override", "bypass"), re.compile(
+        r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?"
+        r"(?:previous|prior|above|earlier|preceding|former|original|system)\s+"
+        r"(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|constraints)\b", _I)),
+    ("an instruction to hide something from the user", ("user",), re.compile(
+        r"\b(?:do\s+not|don[’']?t|never|must\s+not|should\s+not|shouldn[’']?t)\s+(?:\w+\s+){0,2}?"
+        r"(?:tell|mention|inform|notify|alert|reveal|disclose|show|say|explain)\b"
+        + _NOT_CONDITION + r"{0,80}?\b(?:to\s+|the\s+)users?\b"
+        r"|\b(?:do\s+not|don[’']?t|never)\s+let\s+(?:the\s+)?users?\s+know\b"
+        r"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?users?\b"
+        r"|\b(?:hide|conceal|keep)\s+(?:this|it|that)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?users?\b", _I)),
+    ("an instruction to read a secret file", (
+        ".ssh/", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".aws/", "mcp.json", "claude_desktop",
+        "/etc/shadow", "git-credentials", ".netrc", "wallet.dat", ".gnupg/", ".docker/"), re.compile(
+        r"\b(?:read|cat|include|send|pass|upload|attach|copy|extract|print|output|forward|paste|append"
+        r"|exfiltrate|leak|dump)\b" + _SENTENCE_CHAR + "{0,80}?" + _SECRET_FILE, _I)),
+    ("an instruction to act behind the user's back",
+     ("secretly", "silently", "covertly", "quietly", "discreetly", "must also"), re.compile(
+        r"\b(?:secretly|silently|covertly|quietly|discreetly)\s+(?:also\s+)?(?:call|invoke|run|execute|send"
+        r"|read|include|add|append|forward|copy|upload|email|post|pass)\b"
+        r"|\b(?:you|the\s+(?:assistant|model|agent|ai|llm))\s+must\s+also\s+(?:call|invoke|run|execute|use)\b", _I)),
+    ("phrasing that overrides the system prompt", ("system", "you are now"), re.compile(
+        r"\b(?:ignore|disregard|override|forget|reveal|print|repeat|output|leak|replace)\s+(?:the\s+|your\s+|any\s+)?"
+        r"system\s+(?:prompt|message|instructions?)\b"
+        r"|\byou\s+are\s+now\s+(?:in\s+)?(?:dan\b|developer\s+mode|jailbroken|unrestricted|an?\s+unrestricted)"
+        r"|\bnew\s+system\s+(?:prompt|instructions?)\s*:", _I)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    what: str  # "an instruction tag", "HTML markup", ...
+    text: str  # the matched text
+    index: int
+
+
+_ALL_TRIGGERS = sorted({t for _, triggers, _ in INJECTION_PATTERNS for t in triggers}, key=len, reverse=True)
+_TRIGGER = re.compile("|".join(re.escape(t) for t in _ALL_TRIGGERS))
+# trigger -> the patterns it may start (a longer trigger such as "<|" also covers "<")
+_PATTERNS_OF = {
+    t: tuple(i for i, (_, triggers, _) in enumerate(INJECTION_PATTERNS) if any(u in t for u in triggers))
+    for t in _ALL_TRIGGERS
+}
+
+
+_ENCODED = re.compile(r"\\[uxU]")  # a JSON/YAML escape could spell any character
+
+
+def may_inject(source: str) -> bool:
+    """Whether a JSON/YAML source text could hold injection phrasing anywhere (cheap pre-check)."""
+    return _ENCODED.search(source) is not None or _TRIGGER.search(source.lower()) is not None
+
+
+def may_have_markup(source: str) -> bool:
+    """Whether a JSON/YAML source text could hold markup anywhere (cheap pre-check)."""
+    return "<" in source or "](" in source or _ENCODED.search(source) is not None
+
+
+def string_values(value) -> list[str]:
+    """Every string anywhere inside a loaded JSON value (keys excluded), for cheap
+    per-tool pre-checks before the exact, pointer-building walk."""
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def find_injection(text: str) -> list[Match]:
+    """Prompt-injection phrasing in ``text``, in order of appearance."""
+    return list(_scan_injection(text))
+
+
+@lru_cache(maxsize=4096)  # generated manifests repeat the same parameter descriptions
+def _scan_injection(text: str) -> tuple[Match, ...]:
+    hits = set(_TRIGGER.findall(text.lower()))
+    if not hits:
+        return ()
+    chosen = sorted({i for t in hits for i in _PATTERNS_OF[t]})
+    found = [
+        Match(INJECTION_PATTERNS[i][0], m.group(), m.start()) for i in chosen for m in INJECTION_PATTERNS[i][2].finditer(text)
+    ]
+    return tuple(sorted(found, key=lambda m: m.index))
+
+
+# -- markup -------------------------------------------------------------------------
+
+HTML_ELEMENTS = frozenset(
+    "a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption "
+    "center cite code col colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset "
+    "figcaption figure font footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i "
+    "iframe img input ins kbd label legend li link main map mark marquee math menu meta meter nav "
+    "noscript object ol optgroup option output p param picture plaintext pre progress q rp rt ruby s "
+    "samp script search section select slot small source span strong style sub summary sup svg table "
+    "tbody td template textarea tfoot th thead time title tr track u ul var video wbr xmp applet".split()
+)
+# Elements that are active or hostile even bare; never plausible as a placeholder.
+ACTIVE_ELEMENTS = frozenset("script iframe frame frameset applet embed noscript style svg marquee xmp plaintext".split())
+_VOID = frozenset("br hr wbr img".split())
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)((?:[\s/]+[^<>]*?)?)\s*(/?)>")
+_CLOSING = re.compile(r"</([A-Za-z][A-Za-z0-9-]*)\s*>")
+_ATTRIBUTE = re.compile(r"[A-Za-z_:][\w:.-]*\s*=")
+_HANDLER = re.compile(r"[\s/\"']on[a-z]+\s*=", _I)
+_SCRIPT_URL = re.compile(
+    r"(?:\b(?:href|src|action|formaction|xlink:href|data)\s*=\s*[\"']?|\]\(\s*)\s*(?:javascript|vbscript|data:text/html)\s*:?", _I
+)
+_RANK = {"an event-handler attribute": 0, "a script URL": 0, "an active HTML element": 1, "an HTML comment": 2}
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+
+
+def find_markup(text: str, allowed: frozenset[str] = frozenset()) -> list[Match]:
+    """HTML tags, event handlers, script URLs and HTML comments in ``text``, most dangerous first.
+
+    A tag counts when its name is an HTML element and it is active (``<script>``),
+    void (``<br>``), closed somewhere (``<b>..</b>``), or carries ``name=value`` attributes; any tag
+    with an ``on*=`` handler counts. ``<path>`` or ``<owner>/<repo>`` do not.
+    Element names in ``allowed`` (lower case) are accepted, unless they carry a handler."""
+    return list(_scan_markup(text, allowed)) if "<" in text or "](" in text else []
+
+
+@lru_cache(maxsize=4096)
+def _scan_markup(text: str, allowed: frozenset[str]) -> tuple[Match, ...]:
+    found = [Match("an HTML comment", m.group()[:40], m.start()) for m in _COMMENT.finditer(text)]
+    found += [Match("a script URL", m.group(), m.start()) for m in _SCRIPT_URL.finditer(text)]
+    closed = {name.lower() for name in _CLOSING.findall(text)}
+    for m in _TAG.finditer(text):
+        _, name, attributes, self_closing = m.groups()
+        name = name.lower()
+        if _HANDLER.search(attributes):
+            found.append(Match("an event-handler attribute", m.group(), m.start()))
+        elif name in HTML_ELEMENTS and name not in allowed and (
+            name in ACTIVE_ELEMENTS or name in _VOID or name in closed or self_closing or _ATTRIBUTE.search(attributes)
+        ):
+            what = "an active HTML element" if name in ACTIVE_ELEMENTS else "an HTML tag"
+            found.append(Match(what, m.group(), m.start()))
+    return tuple(sorted(found, key=lambda m: (_RANK.get(m.what, 3), m.index)))  # most dangerous first

@@ -1,0 +1,69 @@
+from mcplint.document.manifest import tool_texts
+from mcplint.findings import Severity
+from mcplint.injection import find_markup, may_have_markup, string_values
+from mcplint.rule import Option, RuleOptions, ToolRule, Violation
+
+
+class MarkupInText(ToolRule):
+    """A tool's name, title or description contains HTML markup, script URLs or HTML comments.
+
+    ## Why
+    Clients show tool titles and descriptions in their UI, some of them as HTML or
+    Markdown. A `<script>`, an `<img onerror=...>` or a `javascript:` link can then
+    run in the client, and an HTML comment hides text from the rendered view while
+    the model still reads it. Even harmless formatting tags are noise to the model.
+
+    A tag is reported when its name is an HTML element and it is an active element
+    (`<script>`, `<iframe>`, `<svg>`, ...), a void element (`<br>`, `<img>`), a closing
+    tag, or has `name=value` attributes; any tag with an `on*=` handler is reported.
+    Placeholders such as `<path>`, `<owner>/<repo>` or `<revision>:<path>` are not.
+    Instruction tags such as `<IMPORTANT>` are MCP402's.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "get_weather",
+                "description": "Get the weather. <img src=x onerror=alert(document.cookie)>",
+                "inputSchema": {"type": "object"}}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "git_show",
+                "description": "Shows a commit, or a file given as <revision>:<path>.",
+                "inputSchema": {"type": "object"}}]}
+    ```
+
+    ## Options
+    `allowed-tags`: HTML element names to accept (e.g. `["b", "code"]`), unless they
+    carry an event handler.
+    """
+
+    code = "MCP403"
+    name = "markup-in-text"
+    checklist = (19,)
+    category = "security"
+    severity = Severity.WARNING
+
+    class Options(RuleOptions):
+        allowed_tags: list[str] = Option([], "HTML element names to accept in tool text.")
+
+    def check(self, doc, ctx):
+        if may_have_markup(doc.document.text):  # nothing to find otherwise: skip the walk
+            yield from super().check(doc, ctx)
+
+    def check_tool(self, ptr, tool, ctx):
+        if not any("<" in s or "](" in s for s in string_values(tool)):
+            return
+        allowed = frozenset(tag.lower() for tag in ctx.options.allowed_tags)
+        for text_ptr, what, text in tool_texts(ptr, tool):
+            found = find_markup(text, allowed)
+            if not found:
+                continue
+            first = found[0]
+            quoted = first.text if len(first.text) <= 60 else first.text[:57] + "..."
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            yield Violation(
+                text_ptr,
+                f"{what[0].upper()}{what[1:]} contains {first.what} '{quoted}'{more}; "
+                "write plain text: clients may render or execute markup",
+            )
