@@ -1,0 +1,246 @@
+"""What a tool's name and description say it does to the world, and what its
+annotations claim. Used by the annotation rules (MCP410-MCP413) and by live
+audits, which must never call a tool that may change or send anything.
+
+The classifier reads the *name* first: it is split into words (snake, kebab,
+dot and camelCase) and matched against a small lexicon of effect verbs. Only
+when the name implies nothing does it read the *description*, and then only its
+leading verb ("Deletes ...", "Permanently erases ...", "Use this tool to send
+..."), never a verb buried in a later sentence.
+
+Effects, strongest first:
+
+- ``destroy``: deletes, overwrites or resets data (delete, remove, purge, drop,
+  truncate, wipe, overwrite, reset, kill, revoke, ...).
+- ``pay``: moves money (pay, transfer, charge, refund, purchase, ...).
+- ``execute``: runs code or commands, or deploys (execute/run + command, shell,
+  script or code; eval, sudo, deploy, install).
+- ``send``: sends or publishes something outside (send, post, publish, email,
+  upload, push, notify, ...).
+- ``write``: modifies state but is neither destructive nor outward (write,
+  update, edit, move, rename, commit, set, toggle, ...).
+
+The first four are *destructive*: irreversible, or visible to others. ``write``
+only contradicts ``readOnlyHint: true``. Creating and adding (create_directory,
+add_observations) are deliberately not effects here: ``add(a, b)`` and
+``create_summary`` are common read-only tools, and an additive tool may fairly
+say ``destructiveHint: false``.
+
+Ambiguous words (post, email, drop, clear, reset, run, transfer, ...) count only
+in verb position: the first word of the name, or the second when the first is
+not a verb (a namespace such as ``git_`` or ``slack_``). So ``slack_post_message``
+posts while ``get_post`` and ``list_emails`` read. A destructive verb followed
+by a content-transform object (``remove_duplicates``, ``truncate_text``,
+"Remove whitespace from ...") is a pure function, not an effect.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+DESTRUCTIVE_EFFECTS = ("destroy", "pay", "execute", "send")
+EFFECTS = (*DESTRUCTIVE_EFFECTS, "write")
+
+# word -> effect. Words that match anywhere in a name:
+_ANYWHERE = {
+    **dict.fromkeys(
+        "delete remove purge destroy overwrite wipe erase uninstall unlink rmdir shred obliterate".split(),
+        "destroy",
+    ),
+    **dict.fromkeys("pay refund purchase withdraw".split(), "pay"),
+    **dict.fromkeys("eval sudo deploy".split(), "execute"),
+    **dict.fromkeys("send publish broadcast tweet".split(), "send"),
+}
+# Words that match only in verb position:
+_VERB_POSITION = {
+    **_ANYWHERE,
+    **dict.fromkeys("drop truncate clear reset kill terminate revoke prune discard empty rm del".split(), "destroy"),
+    **dict.fromkeys("transfer charge buy sell trade swap donate".split(), "pay"),
+    **dict.fromkeys("install".split(), "execute"),
+    **dict.fromkeys("post email mail sms notify forward reply upload push".split(), "send"),
+    **dict.fromkeys(
+        "write save update edit modify insert rename move patch append replace upsert commit merge "
+        "set change toggle enable disable restore mkdir store".split(),
+        "write",
+    ),
+}
+# Run code only with one of these objects ("run_command", "Execute a shell command"),
+# not "run_tests" or "execute_query".
+_EXEC_VERBS = frozenset("execute exec run spawn".split())
+_EXEC_OBJECTS = frozenset(
+    "command commands cmd shell script scripts code bash sh zsh powershell pwsh process program "
+    "binary subprocess terminal python javascript js node ruby perl applescript osascript".split()
+)
+_SHELL_NAMES = frozenset("bash shell sh zsh terminal powershell pwsh cmd exec execute".split())
+# Verbs with no side effect: they occupy the verb position, so a following noun is a noun.
+_NEUTRAL = frozenset(
+    "get list read search find fetch show describe query lookup look view open check count inspect "
+    "retrieve browse download export compare diff validate verify preview explain summarize summarise "
+    "analyze analyse calculate compute convert echo print watch monitor resolve parse render generate "
+    "translate format estimate simulate test ping scan crawl scrape extract load sum add create "
+    "make build plan draft map track trace measure detect identify lint review suggest recommend "
+    "predict classify tag".split()
+)
+# A leading word that makes the rest hypothetical: can_delete, preview_delete, dry_run_send.
+_QUALIFIERS = frozenset("can is has should check validate verify preview simulate estimate explain "
+                        "describe plan dry mock fake draft undo".split())
+# Objects of a pure content transform: remove_duplicates, truncate_text.
+_PURE_OBJECTS = frozenset(
+    "duplicate duplicates dupes whitespace whitespaces spaces blank blanks newline newlines text string "
+    "strings accents accent diacritics punctuation emoji emojis formatting markup html markdown tags "
+    "stopwords background noise outliers nulls prefix suffix".split()
+)
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_DESC_PREFIX = re.compile(
+    r"^\s*(?:(?:this|the)\s+tool\s+(?:will\s+|can\s+|lets\s+you\s+|allows\s+you\s+to\s+)?|"
+    r"tool\s+(?:that|to|for)\s+|use\s+(?:this\s+)?(?:tool\s+)?to\s+|allows?\s+(?:you\s+)?to\s+|"
+    r"lets?\s+you\s+|used\s+to\s+|(?:it\s+)?will\s+)",
+    re.I,
+)
+_DESC_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_FILLERS = frozenset("a an the all any one or and of arbitrary given single provided specified custom raw".split())
+# After an ambiguous base-form word ("Email", "Post", "Update"), one of these shows
+# it is an imperative verb ("Email the report") rather than a noun ("Email address").
+_OBJECT_START = frozenset(
+    "a an the this that these those it them one all any every each multiple some your my its their "
+    "new existing specified given selected".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """A side effect implied by a tool's name or description."""
+
+    verb: str  # the lexicon word that matched, lower case ("delete")
+    effect: str  # one of EFFECTS
+    source: str  # "name" | "description"
+
+    @property
+    def destructive(self) -> bool:
+        return self.effect in DESTRUCTIVE_EFFECTS
+
+
+def tool_intent(name: Any, description: Any = None) -> Intent | None:
+    """The strongest side effect implied by the name, else by the description's leading verb."""
+    if isinstance(name, str):
+        found = _name_intent(name)
+        if found is not None:
+            return found
+    if isinstance(description, str):
+        return _description_intent(description)
+    return None
+
+
+def destructive_intent(name: Any, description: Any = None) -> str | None:
+    """The verb that makes the tool destructive, irreversible or outward, or None."""
+    found = tool_intent(name, description)
+    return found.verb if found is not None and found.destructive else None
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """Tool annotations with the protocol's defaults filled in (valid values only)."""
+
+    read_only: bool = False
+    destructive: bool = True
+    idempotent: bool = False
+    open_world: bool = True
+
+
+def effective_hints(annotations: Any) -> Hints:
+    """What a client must assume: declared boolean hints, defaults for the rest."""
+    if not isinstance(annotations, Mapping):
+        return Hints()
+    values = {}
+    for key, field in (("readOnlyHint", "read_only"), ("destructiveHint", "destructive"),
+                       ("idempotentHint", "idempotent"), ("openWorldHint", "open_world")):
+        if isinstance(annotations.get(key), bool):
+            values[field] = annotations[key]
+    return Hints(**values)
+
+
+def call_blocker(tool: Any) -> str | None:
+    """Why a live audit must not call ``tool`` (None when it looks safe to call):
+    it must claim ``readOnlyHint: true`` and imply no side effect by name or description."""
+    if not isinstance(tool, Mapping):
+        return "not a tool object"
+    found = tool_intent(tool.get("name"), tool.get("description"))
+    if found is not None:
+        return f"its {found.source} implies a side effect ({found.verb!r})"
+    if not effective_hints(tool.get("annotations")).read_only:
+        return "it does not claim readOnlyHint: true"
+    return None
+
+
+def name_words(name: str) -> list[str]:
+    """``deleteFile`` / ``delete-file`` / ``DELETE_FILE`` -> ["delete", "file"]."""
+    return [w.lower() for w in _WORD.findall(name)]
+
+
+def _name_intent(name: str) -> Intent | None:
+    words = name_words(name)
+    if not words or words[0] in _QUALIFIERS:
+        return None
+    if len(words) == 1 and words[0] in _SHELL_NAMES:
+        return Intent(words[0], "execute", "name")
+    verb_at = 0 if words[0] in _VERB_POSITION or words[0] in _NEUTRAL or words[0] in _EXEC_VERBS else 1
+    best: Intent | None = None
+    for index, word in enumerate(words):
+        rest = words[index + 1:]
+        if word in _EXEC_VERBS and _runs_code(words, index, verb_at):
+            effect = "execute"
+        elif index == verb_at:
+            effect = _VERB_POSITION.get(word)
+        else:
+            effect = _ANYWHERE.get(word)
+        if effect is None or (effect == "destroy" and rest[:1] and rest[0] in _PURE_OBJECTS):
+            continue
+        if best is None or EFFECTS.index(effect) < EFFECTS.index(best.effect):
+            best = Intent(word, effect, "name")
+    return best
+
+
+def _runs_code(words: list[str], index: int, verb_at: int) -> bool:
+    """run/execute with a code object: run_command, run_python_code, or, at the end,
+    shell_exec; not get_process_run_history."""
+    if index == verb_at and any(w in _EXEC_OBJECTS for w in words[index + 1:index + 3]):
+        return True
+    return index == len(words) - 1 and index > 0 and words[index - 1] in _EXEC_OBJECTS
+
+
+def _description_intent(description: str) -> Intent | None:
+    prefix = _DESC_PREFIX.match(description)
+    start = prefix.end() if prefix else 0
+    words = _DESC_WORD.findall(description[start:start + 120].lower())
+    while words and words[0].endswith("ly") and len(words[0]) > 4:  # "Permanently deletes"
+        words.pop(0)
+    if not words:
+        return None
+    verb = _base_form(words[0])
+    following = [w for w in words[1:6] if w not in _FILLERS]
+    if verb in _EXEC_VERBS:
+        return Intent(verb, "execute", "description") if any(w in _EXEC_OBJECTS for w in following[:3]) else None
+    effect = _VERB_POSITION.get(verb)
+    if effect is None or (effect == "destroy" and following[:1] and following[0] in _PURE_OBJECTS):
+        return None
+    if verb == words[0] and verb not in _ANYWHERE:  # ambiguous base form: needs an object
+        after = words[1] if len(words) > 1 else ""
+        if after not in _OBJECT_START and not (after.endswith("s") and not after.endswith("ss")):
+            return None
+    return Intent(verb, effect, "description")
+
+
+_KNOWN = frozenset(_VERB_POSITION) | _EXEC_VERBS
+
+
+def _base_form(word: str) -> str:
+    """deletes -> delete, pushes -> push, copies -> copy (only forms the lexicon needs)."""
+    known = _KNOWN
+    if word in known:
+        return word
+    for suffix, replacement in (("ies", "y"), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and word[: -len(suffix)] + replacement in known:
+            return word[: -len(suffix)] + replacement
+    return word

@@ -1,0 +1,76 @@
+from mcplint import versions
+from mcplint.findings import Severity
+from mcplint.risk import tool_intent
+from mcplint.rule import ToolRule, Violation
+
+_DOES = {"destroy": "destroys or overwrites data", "pay": "moves money", "execute": "runs code or commands",
+         "send": "sends or publishes data", "write": "modifies state"}
+
+
+class DestructiveToolAnnotatedSafe(ToolRule):
+    """A tool whose name or description implies destructive effects is annotated as read-only or non-destructive.
+
+    ## Why
+    Clients use `readOnlyHint` and `destructiveHint` to decide how much to warn or
+    whether to ask for confirmation. A `delete_file` that claims `readOnlyHint: true`
+    or `destructiveHint: false` invites the client to run it without asking.
+
+    The effect is read from the tool's name (`delete_file`, `send_email`,
+    `execute_command`, `git_reset`, `transfer_funds`) or, when the name says nothing,
+    from the leading verb of its description ("Permanently deletes ..."). Deleting,
+    overwriting, resetting, paying, running commands and sending or publishing
+    contradict both hints. Plain modifications (write, update, move, commit) only
+    contradict `readOnlyHint: true`: they may be additive. Creating and adding are
+    not treated as effects. The lexicon is in `mcplint.risk`.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "delete_file", "description": "Delete a file.",
+                "inputSchema": {"type": "object"},
+                "annotations": {"readOnlyHint": true}}]}
+    ```
+
+    ```json
+    {"tools": [{"name": "send_email", "description": "Send an email to a recipient.",
+                "inputSchema": {"type": "object"},
+                "annotations": {"readOnlyHint": false, "destructiveHint": false}}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "delete_file", "description": "Delete a file.",
+                "inputSchema": {"type": "object"},
+                "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+               {"name": "create_directory", "description": "Create a directory.",
+                "inputSchema": {"type": "object"},
+                "annotations": {"readOnlyHint": false, "destructiveHint": false}}]}
+    ```
+    """
+
+    code = "MCP410"
+    name = "destructive-tool-annotated-safe"
+    checklist = (20,)
+    category = "security"
+    severity = Severity.ERROR
+    versions = versions.since(versions.V2025_03_26)
+
+    def check_tool(self, ptr, tool, ctx):
+        annotations = tool.get("annotations")
+        if not isinstance(annotations, dict):
+            return
+        intent = tool_intent(tool.get("name"), tool.get("description"))
+        if intent is None:
+            return
+        source = f"its {intent.source} ('{intent.verb}')"
+        if annotations.get("readOnlyHint") is True:
+            yield Violation(
+                ptr / "annotations" / "readOnlyHint",
+                f"Tool claims readOnlyHint: true, but {source} says it {_DOES[intent.effect]}; "
+                "set readOnlyHint: false",
+            )
+        elif intent.destructive and annotations.get("destructiveHint") is False:
+            yield Violation(
+                ptr / "annotations" / "destructiveHint",
+                f"Tool claims destructiveHint: false, but {source} says it {_DOES[intent.effect]}; "
+                "set destructiveHint: true so clients ask for confirmation",
+            )

@@ -1,0 +1,57 @@
+from mcplint import versions
+from mcplint.findings import Severity
+from mcplint.risk import tool_intent
+from mcplint.rule import ToolRule, Violation
+
+
+class DestructiveToolUnannotated(ToolRule):
+    """A tool whose name or description implies destructive effects says nothing about them in its annotations.
+
+    ## Why
+    When `readOnlyHint` and `destructiveHint` are both absent, a client must assume
+    the defaults (not read-only, destructive), which is safe, but it cannot tell a
+    tool that was judged destructive from one nobody thought about. Stating
+    `destructiveHint: true` (and `readOnlyHint: false`) on a deleting, paying,
+    executing or sending tool documents the decision and lets clients confirm
+    precisely these calls. Annotations exist from protocol 2025-03-26 on.
+
+    Reported when the tool's name (or, failing that, its description's leading verb)
+    implies destroying, paying, executing or sending (see `mcplint.risk`), and its
+    annotations, if any, set neither `readOnlyHint` nor `destructiveHint`.
+
+    ## Bad
+    ```json
+    {"tools": [{"name": "execute_command", "description": "Run a shell command on the host.",
+                "inputSchema": {"type": "object"}}]}
+    ```
+
+    ## Good
+    ```json
+    {"tools": [{"name": "execute_command", "description": "Run a shell command on the host.",
+                "inputSchema": {"type": "object"},
+                "annotations": {"readOnlyHint": false, "destructiveHint": true, "openWorldHint": true}}]}
+    ```
+    """
+
+    code = "MCP411"
+    name = "destructive-tool-unannotated"
+    checklist = (20,)
+    category = "security"
+    severity = Severity.WARNING
+    versions = versions.since(versions.V2025_03_26)
+
+    def check_tool(self, ptr, tool, ctx):
+        annotations = tool.get("annotations")
+        if annotations is not None and not isinstance(annotations, dict):
+            return  # MCP413 reports the malformed annotations
+        if annotations and ("readOnlyHint" in annotations or "destructiveHint" in annotations):
+            return
+        intent = tool_intent(tool.get("name"), tool.get("description"))
+        if intent is None or not intent.destructive:
+            return
+        where = "has no annotations" if annotations is None else "annotations set neither readOnlyHint nor destructiveHint"
+        yield Violation(
+            ptr if annotations is None else ptr / "annotations",
+            f"Tool '{tool.get('name')}' looks destructive ('{intent.verb}' in its {intent.source}) but {where}; "
+            "add annotations with readOnlyHint: false and destructiveHint: true",
+        )
