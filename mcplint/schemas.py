@@ -78,6 +78,7 @@ _ECMA_ONLY = (
     (re.compile(r"\\[pP]\{[^}]*\}"), "."),  # Unicode property escape
     (re.compile(r"\\u\{[0-9A-Fa-f]+\}"), "."),  # code point escape
     (re.compile(r"\\c[A-Za-z]"), "."),  # control escape
+    (re.compile(r"\\k<([A-Za-z_][A-Za-z0-9_]*)>"), r"(?P=\1)"),  # named backreference
 )
 
 
@@ -98,7 +99,10 @@ def regex_ok(pattern: str) -> bool:
         try:
             re.compile(candidate)
             return True
-        except (re.error, RecursionError, OverflowError):
+        except re.error as err:
+            if "look-behind requires fixed-width" in str(err):  # ECMA-262 allows any look-behind
+                return True
+        except (RecursionError, OverflowError):
             pass
     return False
 
@@ -564,6 +568,8 @@ _OBJECT_SHAPE = frozenset(("properties", "patternProperties", "propertyNames", "
                            "dependentSchemas", "dependentRequired", "dependencies", "required",
                            "minProperties", "maxProperties", "enum", "const", "$ref", "$dynamicRef",
                            "anyOf", "oneOf", "allOf", "not", "if"))
+_EMPTY_IS_NOTHING = frozenset(("properties", "patternProperties", "dependentSchemas", "dependentRequired",
+                               "dependencies", "required"))
 
 
 def accepts_anything(schema: Any) -> bool:
@@ -586,8 +592,11 @@ def types_of(schema: dict) -> tuple[str, ...]:
 
 def free_form_object(schema: dict) -> bool:
     """An object schema that constrains neither its keys nor its values."""
-    if "object" not in types_of(schema) or any(key in schema for key in _OBJECT_SHAPE):
+    if "object" not in types_of(schema):
         return False
+    for key in _OBJECT_SHAPE.intersection(schema):
+        if schema[key] or key not in _EMPTY_IS_NOTHING:  # an empty `properties` constrains nothing
+            return False
     extra = schema.get("additionalProperties", True)
     return extra is True or accepts_anything(extra)
 

@@ -20,6 +20,8 @@ _HINTS = {
 _CONSTRAINTS = ("format", "pattern", "enum", "const", "maxLength", "contentMediaType", "contentEncoding", "$ref")
 # A description that spells out the accepted form documents it well enough for this hint.
 _FORMAT_DOCUMENTED = re.compile(r"\bformat\b|ISO[ -]?8601|RFC[ -]?3339|YYYY|HH:MM", re.I)
+# A parameter called `file` may carry the file itself rather than its path.
+_FILE_CONTENT = re.compile(r"\b(?:contents?|base64|bytes|data|text)\b", re.I)
 
 
 class FormatHintUnconstrained(Rule):
@@ -72,8 +74,9 @@ class FormatHintUnconstrained(Rule):
                 if hint is None or hint[0] not in ctx.options.categories or not isinstance(prop, dict) \
                         or not _unconstrained_string(prop):
                     continue
-                description = prop.get("description")
-                if isinstance(description, str) and _FORMAT_DOCUMENTED.search(description):
+                description = prop.get("description") if isinstance(prop.get("description"), str) else ""
+                if _FORMAT_DOCUMENTED.search(description) or (
+                        name_tokens(name)[-1] == "file" and _FILE_CONTENT.search(description)):
                     continue
                 _, what, fix = hint
                 yield Violation(entry.at(path), f"String parameter '{name}' looks like {what} but accepts "

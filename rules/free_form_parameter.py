@@ -11,7 +11,8 @@ class FreeFormParameter(Rule):
     validation: anything is accepted, from a number to a nested object. Give it a
     `type`, and for objects either list the `properties` or constrain the values
     with `additionalProperties` (a string-to-string map is fine). A schema that
-    only has annotations such as `description` counts as free-form too.
+    only has annotations such as `description` counts as free-form too, and so
+    does an object with an empty `properties`.
 
     ## Bad
     ```json

@@ -15,6 +15,7 @@ _EVIDENCE = re.compile(
     r"|\bwith\s+the\s+following\s+(?:arguments|parameters)\b",
     re.I | re.M,
 )
+_ORDERING = re.compile(r"\b(?:sort|sorted|order|ordered|group|grouped|indexed|keyed)\s+$", re.I)
 _NO_ARGUMENTS = re.compile(
     r"\b(?:no|without|zero)\s+(?:\w+\s+)?(?:arguments|parameters|params|inputs?)\b"
     r"|\btakes\s+nothing\b|\bdoes\s*(?:not|n't)\s+(?:take|require|need)\b",
@@ -58,10 +59,7 @@ class InputSchemaAcceptsAnything(Rule):
     def check(self, doc, ctx):
         for ptr, tool in tool_objects(doc):
             schema = tool.get("inputSchema")
-            if not isinstance(schema, dict) or schema.get("properties") not in (None, {}):
-                continue
-            rest = {key: value for key, value in schema.items() if key not in ("properties", "required") or value}
-            if not free_form_object(rest):
+            if not isinstance(schema, dict) or not free_form_object(schema):
                 continue
             evidence = _evidence(tool)
             if evidence:
@@ -80,7 +78,7 @@ def _evidence(tool: dict) -> str | None:
         tokens = name_tokens(name)
         if "by" in tokens[1:-1]:
             return f"its name {name!r} selects something by {tokens[tokens.index('by') + 1]!r}"
-    match = _EVIDENCE.search(description)
-    if match:
-        return f"its description says {' '.join(match.group().split())!r}"
+    for match in _EVIDENCE.finditer(description):
+        if not _ORDERING.search(description, 0, match.start()):  # "sorted by name" selects nothing
+            return f"its description says {' '.join(match.group().split())!r}"
     return None

@@ -12,7 +12,8 @@ class ParameterDescriptionMissing(Rule):
     short display label (SDKs often derive it from the name, e.g. "Repo Path" for
     `repo_path`), so by default it does not count. A parameter that is a `$ref`
     (alone or as the single member of `allOf`) may take its description from the
-    referenced definition.
+    referenced definition. Parameters are the `inputSchema` properties, including
+    nested ones under object parameters and array `items`.
 
     ## Bad
     ```json

@@ -11,7 +11,9 @@ class ParameterTypeMissing(Rule):
     `anyOf` that pins the value down), a model has to guess whether to send a
     string, a number or an object, and keywords like `minLength` silently do
     nothing for values of other types. Parameters that accept anything at all
-    (`{}` or `true`) are reported by MCP314 instead.
+    (`{}` or `true`) are reported by MCP314 instead. Parameters are the
+    `inputSchema` properties, including nested ones under object parameters and
+    array `items`.
 
     ## Bad
     ```json
