@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 from urllib.parse import unquote, urljoin
@@ -57,6 +56,7 @@ def schema_dialect(schema: Any, version: str) -> tuple[str, str | None]:
 
 # -- URI and regex checks shared by the fast path and the jsonschema format checker ----------
 
+@lru_cache(maxsize=1)
 def _uri_grammar() -> tuple[re.Pattern, re.Pattern]:
     """RFC 3986 URI and URI-reference (IPv6 literals simplified)."""
     pct = r"%[0-9A-Fa-f]{2}"
@@ -72,7 +72,6 @@ def _uri_grammar() -> tuple[re.Pattern, re.Pattern]:
     return re.compile(uri), re.compile(rf"{uri}|{relative}")
 
 
-_URI, _URI_REF = _uri_grammar()
 _ECMA_ONLY = (
     (re.compile(r"\(\?<(?![=!])"), "(?P<"),  # named group
     (re.compile(r"\\[pP]\{[^}]*\}"), "."),  # Unicode property escape
@@ -84,11 +83,11 @@ _ECMA_ONLY = (
 
 def uri_reference_ok(value: object) -> bool:
     """RFC 3986 URI-reference character syntax (what the metaschemas' format asks)."""
-    return not isinstance(value, str) or _URI_REF.fullmatch(value) is not None
+    return not isinstance(value, str) or _uri_grammar()[1].fullmatch(value) is not None
 
 
 def uri_ok(value: object) -> bool:
-    return not isinstance(value, str) or _URI.fullmatch(value) is not None
+    return not isinstance(value, str) or _uri_grammar()[0].fullmatch(value) is not None
 
 
 @lru_cache(maxsize=4096)
@@ -138,12 +137,17 @@ KEYWORDS: dict[str, int] = {
 FAST_DIALECTS = frozenset((DRAFT7, DRAFT2020, LENIENT))
 
 
-@dataclass
 class Ref:
-    path: tuple  # of the subschema holding the $ref, relative to the root schema
-    ref: str
-    base: str  # base URI in effect ("" when unknown)
-    resource: tuple  # path of the schema resource the ref sits in
+    __slots__ = ("path", "ref", "base", "resource")
+
+    def __init__(self, path: tuple, ref: str, base: str, resource: tuple) -> None:
+        self.path = path  # of the subschema holding the $ref, relative to the root schema
+        self.ref = ref
+        self.base = base  # base URI in effect ("" when unknown)
+        self.resource = resource  # path of the schema resource the ref sits in
+
+    def __repr__(self) -> str:
+        return f"Ref({self.ref!r} at {self.path!r})"
 
 
 class Facts:
@@ -186,13 +190,17 @@ def facts(schema: dict, version: str) -> Facts:
     return found
 
 
-@dataclass
 class SchemaEntry:
-    tool_ptr: Pointer
-    tool: dict
-    field: str  # "inputSchema" | "outputSchema"
-    schema: dict
-    facts: Facts
+    """One tool schema and its facts."""
+
+    __slots__ = ("tool_ptr", "tool", "field", "schema", "facts")
+
+    def __init__(self, tool_ptr: Pointer, tool: dict, field: str, schema: dict, facts: Facts) -> None:
+        self.tool_ptr = tool_ptr
+        self.tool = tool
+        self.field = field  # "inputSchema" | "outputSchema"
+        self.schema = schema
+        self.facts = facts
 
     def at(self, path: tuple = ()) -> Pointer:
         return Pointer((*self.tool_ptr, self.field, *path))
