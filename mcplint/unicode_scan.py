@@ -147,7 +147,7 @@ def find_hidden(text: str) -> list[Hidden]:
 
 
 _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r"
-_SOURCE_ESCAPE = re.compile(r'\\[^nt"\\/ ]')  # a JSON/YAML escape other than \n \t \" \\ \/
+_SOURCE_ESCAPE = re.compile(r'\\[^nt"/ ]')  # a JSON/YAML escape other than \n \t \" \/ (\\ removed first)
 
 
 def may_hide(source: str) -> bool:
@@ -155,7 +155,7 @@ def may_hide(source: str) -> bool:
     judged from its source text: False only when the text has no candidate character
     and no escape that could produce one. (A raw CR there is a line break, never
     string content.) Lets a rule skip walking a clean document; about 20 ms for 10 MB."""
-    if _SOURCE_ESCAPE.search(source):
+    if _SOURCE_ESCAPE.search(source.replace("\\\\", "")):
         return True
     rest = source.encode("utf-8", "surrogatepass").translate(None, _PLAIN_BYTES)  # drops printable ASCII
     return bool(rest) and _CANDIDATE.search(rest.decode("utf-8", "surrogatepass")) is not None

@@ -8,7 +8,7 @@ _DOES = {"destroy": "destroys or overwrites data", "pay": "moves money", "execut
 
 
 class DestructiveToolAnnotatedSafe(ToolRule):
-    """A tool whose name or description implies destructive effects is annotated as read-only or non-destructive.
+    """A tool that looks destructive is annotated as read-only or non-destructive.
 
     ## Why
     Clients use `readOnlyHint` and `destructiveHint` to decide how much to warn or

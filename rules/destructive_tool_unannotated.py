@@ -5,7 +5,7 @@ from mcplint.rule import ToolRule, Violation
 
 
 class DestructiveToolUnannotated(ToolRule):
-    """A tool whose name or description implies destructive effects says nothing about them in its annotations.
+    """A tool that looks destructive has neither a readOnlyHint nor a destructiveHint annotation.
 
     ## Why
     When `readOnlyHint` and `destructiveHint` are both absent, a client must assume

@@ -16,7 +16,7 @@ def _valid_ttl(value) -> bool:
 
 
 class ListResultCacheFieldsMissing(Rule):
-    """A 2026-07-28 tools/list result lacks `resultType`, `ttlMs` or `cacheScope`, or has invalid values.
+    """A 2026-07-28 tools/list result lacks a valid `resultType`, `ttlMs` or `cacheScope`.
 
     ## Why
     From protocol 2026-07-28 every result carries `resultType` (`"complete"` for a

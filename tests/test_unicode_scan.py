@@ -113,3 +113,19 @@ def test_clean_text_is_fast():
     for _ in range(10_000):
         find_hidden(text)
     assert time.perf_counter() - start < 0.5
+
+
+@pytest.mark.parametrize("source,expected", [
+    ('{"description": "Get the time."}', False),
+    ('{"description": "Line one\\nline two \\"quoted\\" C:\\\\\\\\path"}\r\n', False),  # \n \" \\ escapes, CRLF
+    ('{"description": "Café ☕ 漢字"}', False),  # non-ASCII but nothing hidden
+    ('{"description": "a\u200bb"}', True),  # raw zero-width space
+    ('{"description": "a\\u200bb"}', True),  # escaped: could be anything
+    ('description: "bell \\a"', True),  # YAML escape
+    ("description: tab\there", False),
+    ('{"d": "👨\u200d👩"}', True),  # candidates are judged per text later, not here
+])
+def test_may_hide_prefilters_whole_documents(source, expected):
+    from mcplint.unicode_scan import may_hide
+
+    assert may_hide(source) is expected
