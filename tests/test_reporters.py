@@ -485,3 +485,22 @@ def test_rich_real_run_is_plain_when_piped():
         cwd=ROOT, capture_output=True, env=env, timeout=120,
     )
     assert plain.stdout.decode("utf-8") == out
+
+
+def test_rich_ascii_fast_path_matches_general_path(monkeypatch):
+    import random
+
+    from mcplint.reporters import terminal
+
+    rng = random.Random(7)
+    cases = []
+    for _ in range(3000):
+        n = rng.choice([0, 1, 5, 30, 90, 200, 1000])
+        text = "".join(rng.choice('ab c{}"') for _ in range(n)) + rng.choice(["", "   "])
+        start = rng.randint(0, len(text) + 1)
+        stop = rng.randint(start + 1, len(text) + 2)
+        cases.append((text, start, stop, rng.choice([20, 50, 97])))
+    fast = [terminal._window(*case) for case in cases]
+    monkeypatch.setattr(terminal, "_PRINTABLE", re.compile("(?!)"))  # force the general path
+    slow = [terminal._window(*case) for case in cases]
+    assert [(line, marks.rstrip()) for line, marks in fast] == [(line, marks.rstrip()) for line, marks in slow]

@@ -1,8 +1,17 @@
 """`--format rich`: findings grouped by file with code frames, then counts and the checklist.
 
-Pure: everything is rendered into a private Console that ignores the environment
-(the CLI has already decided ``ctx.color`` and ``ctx.width``). User text (messages,
-file contents) only ever goes into ``Text`` objects, never through rich markup.
+    m.json:12:17: error[MCP204 duplicate-tool-name] Tool name 'search' is already used ...
+       |
+    12 |       "name": "search",
+       |               ^^^^^^^^
+       = pointer: /tools/1/name   tool: search   checklist: 1
+
+Pure: the CLI has already decided ``ctx.color`` and ``ctx.width``; nothing here reads
+the environment. Diagnostics are built as (text, style) segments and styled with rich's
+own ``Style.render`` (cheap enough for tens of thousands of findings); the summary and
+checklist tables go through a private rich ``Console``. User text (messages, paths, file
+contents) is never parsed as rich markup, and control or bidi-override characters in it
+are shown escaped.
 """
 
 from __future__ import annotations
@@ -10,16 +19,20 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from functools import lru_cache
 
 from rich import box
 from rich.cells import cell_len
+from rich.color import ColorSystem
 from rich.console import Console
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
 TAB_SIZE = 4
 FRAME_LINES = 4  # a multi-line span longer than this shows its first FRAME_LINES - 1 lines
 MIN_CONTENT = 20  # never squeeze a code frame narrower than this many cells
+LEVELS = ("error", "warning", "info")
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 STATUS_STYLE = {"pass": "green", "fail": "bold red", "not-assessable": "dim"}
@@ -28,11 +41,27 @@ NOT_ASSESSABLE_MARK = "*"
 
 # Characters that must not reach the terminal raw: C0/C1 controls and the
 # bidirectional overrides/isolates that can reorder what is displayed ("Trojan Source").
-_TAIL = re.compile("(?: |\x1b\\[[0-9;]*m)+$")  # trailing padding, possibly between style codes
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_PRINTABLE = re.compile("[ -~]*")
+_TAIL = re.compile("(?: |\x1b\\[[0-9;]*m)+$")  # trailing padding, possibly between style codes
+
+Segments = list  # [(text, style or None), ...]: one output line
 
 
 def render(findings, ctx) -> str:
+    out = io.StringIO()
+    by_file: dict[str, list] = {}
+    for finding in findings:
+        by_file.setdefault(finding.path, []).append(finding)
+    for path, group in by_file.items():
+        source = ctx.sources.get(path)
+        lines = source.split("\n") if source is not None else None
+        rows = [_file_heading(path, group), []]
+        for finding in group:
+            rows.extend(_diagnostic(finding, lines, ctx.width))
+            rows.append([])
+        out.write("".join(_emit(row, ctx.color) + "\n" for row in rows))
+
     console = Console(
         file=io.StringIO(),
         force_terminal=ctx.color,
@@ -46,109 +75,100 @@ def render(findings, ctx) -> str:
         legacy_windows=False,
         _environ={},  # no COLUMNS, NO_COLOR, FORCE_COLOR, TERM...: the context decides
     )
-    by_file: dict[str, list] = {}
-    for finding in findings:
-        by_file.setdefault(finding.path, []).append(finding)
-    for path, group in by_file.items():
-        _print(console, _file_heading(path, group))
-        _print(console, Text())
-        for finding in group:
-            for line in _diagnostic(finding, ctx.sources.get(path), ctx.width):
-                _print(console, line)
-            _print(console, Text())
-    _summary(console, findings, ctx.summary)
-    _checklist(console, ctx.summary.get("checklist", ()))
-    return "\n".join(_rstrip(line) for line in console.file.getvalue().split("\n"))
+    _summary(console, findings, ctx.summary or {})
+    _checklist(console, (ctx.summary or {}).get("checklist", ()))
+    out.write("\n".join(_rstrip(line) for line in console.file.getvalue().split("\n")))
+    return out.getvalue()
 
 
-def _print(console: Console, text: Text) -> None:
-    console.print(text, soft_wrap=True)
+@lru_cache(maxsize=None)
+def _style(name: str) -> Style:
+    return Style.parse(name)
+
+
+def _emit(row: Segments, color: bool) -> str:
+    if not color:
+        return "".join(text for text, _ in row)
+    return "".join(
+        _style(style).render(text, color_system=ColorSystem.STANDARD) if style and text else text
+        for text, style in row
+    )
+
+
+def _rstrip(line: str) -> str:
+    """Drop trailing padding (tables pad their cells) but keep any closing style codes."""
+    tail = _TAIL.search(line)
+    return line if tail is None else line[: tail.start()] + tail.group().replace(" ", "")
 
 
 # ---------------------------------------------------------------- findings
 
 
-def _file_heading(path: str, group) -> Text:
+def _file_heading(path: str, group) -> Segments:
     counts = Counter(f.severity.value for f in group)
-    parts = [_plural(counts[level], level) for level in ("error", "warning", "info") if counts[level]]
-    heading = Text(safe(path), style="bold underline")
-    heading.append(f"  {_plural(len(group), 'problem')} ({', '.join(parts)})", style="dim")
-    return heading
+    parts = ", ".join(_plural(counts[level], level) for level in LEVELS if counts[level])
+    return [(safe(path), "bold underline"), (f"  {_plural(len(group), 'problem')} ({parts})", "dim")]
 
 
-def _diagnostic(finding, source: str | None, width: int) -> list[Text]:
+def _diagnostic(finding, lines: list[str] | None, width: int) -> list[Segments]:
     level = finding.severity.value
     span = finding.span
-    head = Text()
-    head.append(f"{safe(finding.path)}:{span.line}:{span.column}:", style="bold")
-    head.append(" ")
-    head.append(level, style=SEVERITY_STYLE[level])
-    head.append(f"[{finding.code} {finding.name}]", style="bold")
-    head.append(" ")
-    head.append(safe(finding.message))
-
-    frame = _frame(source, span, width) if source is not None else None
-    lines = [head]
+    rows = [[
+        (f"{safe(finding.path)}:{span.line}:{span.column}:", "bold"),
+        (" ", None),
+        (level, SEVERITY_STYLE[level]),
+        (f"[{finding.code} {finding.name}]", "bold"),
+        (" ", None),
+        (safe(finding.message), None),
+    ]]
+    frame = _frame(lines, span, width) if lines is not None else None
+    gutter = len(str(frame[0])) if frame else 2
+    blank = " " * gutter + " |"
     if frame:
-        numbers, rows = frame
-        gutter = len(str(numbers))
-        lines.append(Text(" " * gutter + " |", style=GUTTER))
-        for kind, number, content in rows:
-            row = Text()
+        rows.append([(blank, GUTTER)])
+        for kind, number, content in frame[1]:
             if kind == "src":
-                row.append(f"{number:>{gutter}} |", style=GUTTER)
-                if content.plain:
-                    row.append(" ")
-                    row.append_text(content)
+                rows.append([(f"{number:>{gutter}} |", GUTTER), *([(" ", None), *content] if content else [])])
             elif kind == "mark":
-                row.append(" " * gutter + " |", style=GUTTER)
                 carets = content.lstrip()
-                row.append(" " * (1 + len(content) - len(carets)))
-                row.append(carets, style=SEVERITY_STYLE[level])
+                rows.append([(blank, GUTTER), (" " * (1 + len(content) - len(carets)), None), (carets, SEVERITY_STYLE[level])])
             else:  # "more"
-                row.append(" " * gutter + " |", style=GUTTER)
-                row.append(" ")
-                row.append_text(content)
-            lines.append(row)
-    else:
-        gutter = 2
-    notes = [("pointer", finding.pointer if finding.pointer else "(document root)")]
+                rows.append([(blank, GUTTER), (" ", None), (content, "dim")])
+
+    note = [(" " * gutter + " ", None), ("=", GUTTER), (" ", None)]
+    facts = [("pointer", _pointer(finding.pointer))]
     if finding.tool is not None:
-        notes.append(("tool", finding.tool))
+        facts.append(("tool", safe(finding.tool)))
     if finding.checklist:
-        notes.append(("checklist", ", ".join(str(i) for i in finding.checklist)))
-    note = _note_start(gutter)
-    for i, (label, value) in enumerate(notes):
-        if i:
-            note.append("   ")
-        note.append(f"{label}: ", style="bold")
-        note.append(safe(value))
-    lines.append(note)
+        facts.append(("checklist", ", ".join(str(i) for i in finding.checklist)))
+    row = list(note)
+    for i, (label, value) in enumerate(facts):
+        row += [("   " if i else "", None), (f"{label}: ", "bold"), (value, None)]
+    rows.append(row)
     for related in finding.related:
-        where = f"{safe(finding.path)}:{related.span.line}:{related.span.column}"
-        row = _note_start(gutter)
-        row.append(f"{safe(related.message)}: ", style="bold")
-        row.append(where)
-        row.append(f" ({safe(related.pointer) or '(document root)'})", style="dim")
-        lines.append(row)
-    return lines
+        rows.append([
+            *note,
+            (f"{safe(related.message)}: ", "bold"),
+            (f"{safe(finding.path)}:{related.span.line}:{related.span.column}", None),
+            (f" ({_pointer(related.pointer)})", "dim"),
+        ])
+    return rows
 
 
-def _note_start(gutter: int) -> Text:
-    text = Text(" " * gutter + " ")
-    text.append("=", style=GUTTER)
-    text.append(" ")
-    return text
+def _pointer(pointer: str) -> str:
+    return safe(pointer) if pointer else "(document root)"
 
 
-def _frame(source: str, span, width: int):
-    """(highest line number shown, rows) for the span, or None when it is not in the text."""
-    lines = source.split("\n")
+def _frame(lines: list[str], span, width: int):
+    """(highest line number shown, rows) for the span, or None when it is not in the text.
+
+    Rows are ("src", number, segments), ("mark", number, caret string) and ("more", 0, text).
+    """
     first, last = span.line, span.end_line
     end_column = span.end_column
-    if last > first and end_column <= 1:  # the span ends at the very start of a line
+    if last > first and end_column <= 1 and last - 1 <= len(lines):  # ends at a line start
         last -= 1
-        end_column = len(lines[last - 1].rstrip("\r")) + 1 if last <= len(lines) else 1
+        end_column = len(lines[last - 1].rstrip("\r")) + 1
     if not 1 <= first <= len(lines) or last < first:
         return None
     last = min(last, len(lines))
@@ -157,8 +177,7 @@ def _frame(source: str, span, width: int):
     if len(shown) > FRAME_LINES:
         elided = len(shown) - (FRAME_LINES - 1)
         shown = shown[: FRAME_LINES - 1]
-    gutter = len(str(shown[-1]))
-    room = max(MIN_CONTENT, width - gutter - 3)
+    room = max(MIN_CONTENT, width - len(str(shown[-1])) - 3)
 
     rows = []
     for number in shown:
@@ -170,23 +189,34 @@ def _frame(source: str, span, width: int):
             rows.append(("src", number, content))
             rows.append(("mark", number, marks.rstrip()))
         else:
-            content, _ = _window(text, 0, 1, room)
-            rows.append(("src", number, content))
+            rows.append(("src", number, _window(text, 0, 1, room)[0]))
     if elided:
-        rows.append(("more", 0, Text(f"... {_plural(elided, 'more line')} to {last}:{end_column}", style="dim")))
+        rows.append(("more", 0, f"... {_plural(elided, 'more line')} to {last}:{end_column}"))
     return shown[-1], rows
 
 
-def _window(text: str, start: int, stop: int, room: int) -> tuple[Text, str]:
+def _window(text: str, start: int, stop: int, room: int) -> tuple[Segments, str]:
     """The displayed line (cropped to ``room`` cells around the span) and its caret line.
 
     ``start``/``stop`` are code-point offsets into ``text`` (stop exclusive). Tabs are
     expanded to TAB_SIZE stops and wide characters counted by their cell width, in the
     line and in the carets alike, so the carets stay under the span.
     """
+    # Only a slice around the span is measured, so a minified megabyte line stays cheap.
+    first = max(0, start - room)
+    last = min(len(text), max(stop, start + 1) + room, start + 2 * room)
+    cut_left, cut_right = first > 0, last < len(text)
+    text, start, stop = text[first:last], start - first, stop - first
+    if _PRINTABLE.fullmatch(text):
+        return _window_ascii(text, start, stop, room, cut_left, cut_right)
+
     cells: list[tuple[str, int, bool]] = []  # (shown, cell width, escaped)
     column = 0
     for char in text:
+        if " " <= char <= "~":
+            cells.append((char, 1, False))
+            column += 1
+            continue
         escaped = False
         if char == "\t":
             shown = " " * (TAB_SIZE - column % TAB_SIZE)
@@ -199,18 +229,15 @@ def _window(text: str, start: int, stop: int, room: int) -> tuple[Text, str]:
         column += size
     start = min(start, len(cells))
     stop = min(max(stop, start + 1), len(cells) + 1)  # one cell past the end marks "end of line"
-    total = column
-    if total <= room:
+
+    if column <= room and not cut_left and not cut_right:
         lo, hi = 0, len(cells)
     else:
-        lo = start
         budget = room - 2  # room for an ellipsis on each side
         before = _width(cells, 0, start)
-        if before + _width(cells, start, stop) + 1 <= budget:
-            lo = 0
-        else:
-            context = min(budget // 3, before)
-            used = 0
+        lo = 0
+        if before + _width(cells, start, stop) + 1 > budget:  # keep a third of the room as context
+            lo, used, context = start, 0, min(budget // 3, before)
             while lo > 0 and used + cells[lo - 1][1] <= context:
                 lo -= 1
                 used += cells[lo][1]
@@ -218,25 +245,52 @@ def _window(text: str, start: int, stop: int, room: int) -> tuple[Text, str]:
         while hi < len(cells) and used + cells[hi][1] <= budget:
             used += cells[hi][1]
             hi += 1
-    line = Text()
-    marks = []
-    if lo > 0:
-        line.append("…", style="dim")
-        marks.append(" ")
+    left, right = lo > 0 or cut_left, hi < len(cells) or cut_right
+
+    line: Segments = [("…", "dim")] if left else []
+    marks = [" "] if left else []
+    plain = []
     for index in range(lo, hi):
         shown, size, escaped = cells[index]
-        line.append(shown, style="dim" if escaped else None)
+        if escaped:
+            line.append(("".join(plain), None))
+            line.append((shown, "dim"))
+            plain = []
+        else:
+            plain.append(shown)
         marks.append(("^" if start <= index < stop else " ") * size)
-    if hi < len(cells):
-        line.append("…", style="dim")
+    line.append(("".join(plain).rstrip() if not right else "".join(plain), None))
+    if right:
+        line.append(("…", "dim"))
     elif start <= hi < stop:
         marks.append("^")  # the span reaches the end of the line (or points just past it)
     carets = "".join(marks)
-    if "^" not in carets:  # only zero-width characters, or cropped away: mark where it starts
-        at = (1 if lo > 0 else 0) + _width(cells, lo, min(start, hi))
+    if "^" not in carets:  # only zero-width characters: mark where the span starts
+        at = (1 if left else 0) + _width(cells, lo, min(start, hi))
         carets = carets[:at].ljust(at) + "^" + carets[at + 1 :]
-    line.rstrip()
-    return line, carets
+    return [seg for seg in line if seg[0]], carets
+
+
+def _window_ascii(text: str, start: int, stop: int, room: int, cut_left: bool, cut_right: bool):
+    """`_window` for printable ASCII (one cell per character): the common case, by arithmetic."""
+    n = len(text)
+    start = min(start, n)
+    stop = min(max(stop, start + 1), n + 1)
+    if n <= room and not cut_left and not cut_right:
+        lo, hi = 0, n
+    else:
+        budget = room - 2
+        lo = 0 if stop + 1 <= budget else start - min(budget // 3, start)
+        hi = min(n, lo + budget)
+    left, right = lo > 0 or cut_left, hi < n or cut_right
+    body = text[lo:hi]
+    line: Segments = [("…", "dim")] if left else []
+    line.append((body if right else body.rstrip(), None))
+    if right:
+        line.append(("…", "dim"))
+    a, b = max(start, lo), min(stop, hi if right else hi + 1)
+    carets = (" " if left else "") + " " * (a - lo) + "^" * max(1, b - a)
+    return [seg for seg in line if seg[0]], carets
 
 
 def _width(cells, start: int, stop: int) -> int:
@@ -259,10 +313,9 @@ def safe(value: str) -> str:
 def _summary(console: Console, findings, summary: dict) -> None:
     files, tools = summary.get("files", 0), summary.get("tools", 0)
     scope = f"{_plural(files, 'manifest')} ({_plural(tools, 'tool')})"
-    versions = summary.get("protocol_versions") or []
     tail = []
-    if versions:
-        tail.append(f"protocol version {', '.join(versions)}")
+    if summary.get("protocol_versions"):
+        tail.append(f"protocol version {', '.join(summary['protocol_versions'])}")
     if summary.get("skipped"):
         tail.append(f"{_plural(summary['skipped'], 'file')} skipped")
     if summary.get("errors"):
@@ -272,39 +325,35 @@ def _summary(console: Console, findings, summary: dict) -> None:
     if not findings:
         line = Text("No problems found", style="bold green")
         line.append(f" in {scope}{extra}.")
-        _print(console, line)
-        _print(console, Text())
+        console.print(line, soft_wrap=True)
+        console.print()
         return
 
     counts = Counter(f.severity.value for f in findings)
     line = Text("Found ")
     line.append(_plural(len(findings), "problem"), style="bold")
     line.append(" (")
-    parts = [(level, counts[level]) for level in ("error", "warning", "info") if counts[level]]
-    for i, (level, count) in enumerate(parts):
-        if i:
-            line.append(", ")
-        line.append(_plural(count, level), style=SEVERITY_STYLE[level])
+    for i, level in enumerate(level for level in LEVELS if counts[level]):
+        line.append(", " if i else "")
+        line.append(_plural(counts[level], level), style=SEVERITY_STYLE[level])
     line.append(f") in {scope}{extra}.")
-    _print(console, line)
-    _print(console, Text())
+    console.print(line, soft_wrap=True)
+    console.print()
 
-    rules: dict[str, list] = {}
+    rules: dict[str, tuple[str, Counter]] = {}
     for f in findings:
-        entry = rules.setdefault(f.code, [f.name, Counter(), 0])
-        entry[1][f.severity.value] += 1
-        entry[2] += 1
+        rules.setdefault(f.code, (f.name, Counter()))[1][f.severity.value] += 1
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("rule")
     table.add_column("name")
     table.add_column("severity")
     table.add_column("count", justify="right")
     for code in sorted(rules):
-        name, levels, count = rules[code]
-        level = max(levels, key=lambda lv: ("info", "warning", "error").index(lv))
-        table.add_row(Text(code), Text(name), Text(level, style=SEVERITY_STYLE[level]), Text(str(count)))
+        name, levels = rules[code]
+        level = next(lv for lv in LEVELS if levels[lv])  # the most severe, if config split it
+        table.add_row(Text(code), Text(name), Text(level, style=SEVERITY_STYLE[level]), Text(str(sum(levels.values()))))
     console.print(table)
-    _print(console, Text())
+    console.print()
 
 
 def _checklist(console: Console, checklist) -> None:
@@ -316,12 +365,12 @@ def _checklist(console: Console, checklist) -> None:
         f"  {counts['pass']} pass, {counts['fail']} fail, {counts['not-assessable']} not assessable",
         style="dim",
     )
-    _print(console, heading)
+    console.print(heading, soft_wrap=True)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("#", justify="right")
     table.add_column("item")
     table.add_column("status", no_wrap=True)
-    notes: list[str] = []
+    notes: list[str] = []  # the not-assessable hint is long: say it once, as a footnote
     for entry in checklist:
         status = entry["status"]
         if status == "fail":
@@ -339,14 +388,7 @@ def _checklist(console: Console, checklist) -> None:
         console.print(Text(f"{NOT_ASSESSABLE_MARK * (i + 1)} {safe(note)}", style="dim"))
 
 
-def _rstrip(line: str) -> str:
-    """Drop trailing padding (tables pad their cells) but keep any closing style codes."""
-    tail = _TAIL.search(line)
-    return line if tail is None else line[: tail.start()] + tail.group().replace(" ", "")
-
-
 def _plural(count: int, noun: str) -> str:
     if count == 1 or noun == "info":
         return f"{count} {noun}"
     return f"{count} {noun}s"
-
