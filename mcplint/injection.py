@@ -118,7 +118,9 @@ def _scan_injection(text: str) -> tuple[Match, ...]:
         return ()
     chosen = sorted({i for t in hits for i in _PATTERNS_OF[t]})
     found = [
-        Match(INJECTION_PATTERNS[i][0], m.group(), m.start()) for i in chosen for m in INJECTION_PATTERNS[i][2].finditer(text)
+        Match(INJECTION_PATTERNS[i][0], m.group(), m.start())
+        for i in chosen
+        for m in INJECTION_PATTERNS[i][2].finditer(text)
     ]
     return tuple(sorted(found, key=lambda m: m.index))
 
@@ -135,14 +137,17 @@ HTML_ELEMENTS = frozenset(
     "tbody td template textarea tfoot th thead time title tr track u ul var video wbr xmp applet".split()
 )
 # Elements that are active or hostile even bare; never plausible as a placeholder.
-ACTIVE_ELEMENTS = frozenset("script iframe frame frameset applet embed noscript style svg marquee xmp plaintext".split())
+ACTIVE_ELEMENTS = frozenset(
+    "script iframe frame frameset applet embed noscript style svg marquee xmp plaintext".split()
+)
 _VOID = frozenset("br hr wbr img".split())
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)((?:[\s/]+[^<>]*?)?)\s*(/?)>")
 _CLOSING = re.compile(r"</([A-Za-z][A-Za-z0-9-]*)\s*>")
 _ATTRIBUTE = re.compile(r"[A-Za-z_:][\w:.-]*\s*=")
 _HANDLER = re.compile(r"[\s/\"']on[a-z]+\s*=", _I)
 _SCRIPT_URL = re.compile(
-    r"(?:\b(?:href|src|action|formaction|xlink:href|data)\s*=\s*[\"']?|\]\(\s*)\s*(?:javascript|vbscript|data:text/html)\s*:?", _I
+    r"(?:\b(?:href|src|action|formaction|xlink:href|data)\s*=\s*[\"']?|\]\(\s*)\s*"
+    r"(?:javascript|vbscript|data:text/html)\s*:?", _I
 )
 _RANK = {"an event-handler attribute": 0, "a script URL": 0, "an active HTML element": 1, "an HTML comment": 2}
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)

@@ -95,3 +95,11 @@ def json_type(value) -> str:
         if isinstance(value, kind):
             return name
     return type(value).__name__
+
+
+def show(value, limit: int = 60) -> str:
+    """A value as JSON for a message: ``"no"``, ``1``, ``["a"]``; long values are cut."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,7 +1,7 @@
 from mcplint import versions
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
-from mcplint.tool_fields import ANNOTATION_HINTS, json_type
+from mcplint.tool_fields import ANNOTATION_HINTS, json_type, show
 
 
 class AnnotationValueInvalid(ToolRule):
@@ -49,7 +49,7 @@ class AnnotationValueInvalid(ToolRule):
                 hint = f"; write {str(value).lower()} without quotes" if str(value).lower() in ("true", "false") else ""
                 yield Violation(
                     ptr / "annotations" / key,
-                    f"Annotation {key} must be a boolean, not {json_type(value)} {value!r}{hint}",
+                    f"Annotation {key} must be a boolean, not {json_type(value)} {show(value)}{hint}",
                 )
         if "title" in annotations and not isinstance(annotations["title"], str):
             yield Violation(

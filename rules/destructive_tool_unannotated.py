@@ -49,9 +49,11 @@ class DestructiveToolUnannotated(ToolRule):
         intent = tool_intent(tool.get("name"), tool.get("description"))
         if intent is None or not intent.destructive:
             return
-        where = "has no annotations" if annotations is None else "annotations set neither readOnlyHint nor destructiveHint"
+        label = f"Tool '{tool['name']}'" if isinstance(tool.get("name"), str) else "Tool"
+        where = ("has no annotations" if annotations is None
+                 else "annotations set neither readOnlyHint nor destructiveHint")
         yield Violation(
             ptr if annotations is None else ptr / "annotations",
-            f"Tool '{tool.get('name')}' looks destructive ('{intent.verb}' in its {intent.source}) but {where}; "
+            f"{label} looks destructive ('{intent.verb}' in its {intent.source}) but {where}; "
             "add annotations with readOnlyHint: false and destructiveHint: true",
         )

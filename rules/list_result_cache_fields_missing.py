@@ -1,9 +1,7 @@
-import json
-
 from mcplint import versions
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.tool_fields import json_type
+from mcplint.tool_fields import show
 
 _SCOPES = ("public", "private")
 
@@ -57,10 +55,10 @@ class ListResultCacheFieldsMissing(Rule):
                                  "resultType, ttlMs and cacheScope on every list result")
         if "resultType" in result and result["resultType"] != "complete":
             yield Violation(ptr / "resultType",
-                            f"resultType of a tools/list result must be \"complete\", not {json.dumps(result['resultType'])}")
+                            f"resultType of a tools/list result must be \"complete\", not {show(result['resultType'])}")
         if "ttlMs" in result and not _valid_ttl(result["ttlMs"]):
             yield Violation(ptr / "ttlMs",
-                            f"ttlMs must be an integer of 0 or more milliseconds, not {json.dumps(result['ttlMs'])}")
+                            f"ttlMs must be an integer of 0 or more milliseconds, not {show(result['ttlMs'])}")
         if "cacheScope" in result and result["cacheScope"] not in _SCOPES:
             yield Violation(ptr / "cacheScope",
-                            f"cacheScope must be \"public\" or \"private\", not {json.dumps(result['cacheScope'])}")
+                            f"cacheScope must be \"public\" or \"private\", not {show(result['cacheScope'])}")

@@ -1,8 +1,7 @@
-import json
-
 from mcplint import versions
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
+from mcplint.tool_fields import show
 
 
 class OutputSchemaRootNotObject(ToolRule):
@@ -53,6 +52,6 @@ class OutputSchemaRootNotObject(ToolRule):
         elif schema["type"] != "object":
             yield Violation(
                 ptr / "outputSchema" / "type",
-                f"outputSchema root type is {json.dumps(schema['type'])}; protocol {ctx.version} requires \"object\": "
+                f"outputSchema root type is {show(schema['type'])}; protocol {ctx.version} requires \"object\": "
                 "wrap the value in an object property",
             )

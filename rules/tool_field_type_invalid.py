@@ -1,8 +1,6 @@
-import json
-
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
-from mcplint.tool_fields import ICON_THEMES, TASK_SUPPORT, defined_in, json_type
+from mcplint.tool_fields import ICON_THEMES, TASK_SUPPORT, defined_in, json_type, show
 
 _OBJECT_FIELDS = ("outputSchema", "_meta", "execution")
 
@@ -54,7 +52,7 @@ class ToolFieldTypeInvalid(ToolRule):
             if value not in TASK_SUPPORT:
                 yield Violation(
                     ptr / "execution" / "taskSupport",
-                    f"execution.taskSupport must be one of {', '.join(TASK_SUPPORT)}, not {json.dumps(value)}",
+                    f"execution.taskSupport must be one of {', '.join(TASK_SUPPORT)}, not {show(value)}",
                 )
         if present("icons"):
             yield from _check_icons(ptr / "icons", tool["icons"])
@@ -71,11 +69,12 @@ def _check_icons(ptr, icons):
             continue
         if not isinstance(icon.get("src"), str):
             got = "has no 'src'" if "src" not in icon else f"'src' is {json_type(icon['src'])}"
-            yield Violation(here if "src" not in icon else here / "src", f"Icon {index} {got}; src must be a URI string")
+            yield Violation(here if "src" not in icon else here / "src",
+                            f"Icon {index} {got}; src must be a URI string")
         if "mimeType" in icon and not isinstance(icon["mimeType"], str):
             yield Violation(here / "mimeType", f"Icon mimeType must be a string, not {json_type(icon['mimeType'])}")
         sizes = icon.get("sizes")
         if "sizes" in icon and not (isinstance(sizes, list) and all(isinstance(s, str) for s in sizes)):
             yield Violation(here / "sizes", 'Icon sizes must be an array of strings such as "48x48" or "any"')
         if "theme" in icon and icon["theme"] not in ICON_THEMES:
-            yield Violation(here / "theme", f"Icon theme must be \"light\" or \"dark\", not {json.dumps(icon['theme'])}")
+            yield Violation(here / "theme", f"Icon theme must be \"light\" or \"dark\", not {show(icon['theme'])}")
