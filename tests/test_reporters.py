@@ -312,7 +312,7 @@ def test_sarif_artifact_uri(path, uri):
     assert sarif.artifact_uri(path) == uri
 
 
-def test_sarif_real_run_validates(tmp_path):
+def test_sarif_real_run_validates():
     result = run_mcplint("check", "fixtures/reporters/input-bad.json", "--format", "sarif")
     assert result.returncode == 1, result.stderr.decode()
     log = _assert_valid_sarif(result.stdout.decode("utf-8"))
@@ -441,6 +441,20 @@ def test_rich_long_line_is_cropped_around_the_span():
     (pair,) = _caret_columns(out)
     assert _marked(*pair) == needle
     assert "…" in pair[0]
+
+
+def test_rich_frame_escapes_bidi_controls_and_handles_crlf():
+    source = '{"tools": [\r\n  {"name": "a\u202eb", "x": 1}\r\n]}\r\n'
+    finding = Finding(
+        code="MCP202", name="tool-name-format", severity=Severity.WARNING, message="bidi",
+        path="crlf.json", span=Span(2, 12, 2, 17), pointer="/tools/0/name",
+    )
+    ctx = ReportContext(rules=RULES, summary=summarize([finding], RULES, ()), tool_version="0",
+                        sources={"crlf.json": source})
+    out = render("rich", [finding], ctx)
+    assert "\u202e" not in out and "\r" not in out
+    (pair,) = _caret_columns(out)
+    assert _marked(*pair) == '"a<U+202E>b"'
 
 
 def test_rich_missing_source_omits_frame():

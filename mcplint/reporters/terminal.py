@@ -131,7 +131,8 @@ def _diagnostic(finding, lines: list[str] | None, width: int) -> list[Segments]:
                 rows.append([(f"{number:>{gutter}} |", GUTTER), *([(" ", None), *content] if content else [])])
             elif kind == "mark":
                 carets = content.lstrip()
-                rows.append([(blank, GUTTER), (" " * (1 + len(content) - len(carets)), None), (carets, SEVERITY_STYLE[level])])
+                indent = " " * (1 + len(content) - len(carets))
+                rows.append([(blank, GUTTER), (indent, None), (carets, SEVERITY_STYLE[level])])
             else:  # "more"
                 rows.append([(blank, GUTTER), (" ", None), (content, "dim")])
 
