@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from functools import lru_cache
 from typing import Any, Iterator
 from urllib.parse import unquote, urljoin
@@ -483,15 +482,7 @@ def _format_checker():
 
 
 def _jsonschema():
-    """Import jsonschema lazily. rfc3987_syntax (pulled in by jsonschema's optional
-    format extras) builds a grammar for over a second on import and only serves the
-    'iri' formats, which metaschemas never use: keep it out of that import."""
-    if "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules:
-        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
-        try:
-            import jsonschema
-        finally:
-            del sys.modules["rfc3987_syntax"]
+    """Import jsonschema lazily: it costs ~100 ms and most schemas never need it."""
     import jsonschema
     import jsonschema.exceptions
 
