@@ -78,7 +78,7 @@ _PATTERNS_OF = {
 }
 
 
-_ENCODED = re.compile(r"\\[uxU]")  # a JSON/YAML escape could spell any character
+_ENCODED = re.compile(r"\\(?:u00[0-7]|x|U)")  # an escaped ASCII character could spell anything
 
 
 def may_inject(source: str) -> bool:

@@ -147,7 +147,13 @@ def find_hidden(text: str) -> list[Hidden]:
 
 
 _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r"
-_SOURCE_ESCAPE = re.compile(r'\\[^nt"/ ]')  # a JSON/YAML escape other than \n \t \" \/ (\\ removed first)
+# An escape in JSON/YAML source that may produce a candidate: a \uXXXX in a candidate
+# range (or a surrogate of one), or any short escape but \n \t \" \/ (\\ removed first).
+_SOURCE_ESCAPE = re.compile(
+    r'\\(?:[^nt"/ u]|u(?:00[01][0-9a-fA-F]|007[fF]|00[89][0-9a-fA-F]|00[aA][dD]|061[cC]|115[fF]|1160'
+    r"|17[bB][45]|180[eE]|200[b-fB-F]|202[a-eA-E]|206[0-9a-fA-F]|3164|[fF][eE]0[0-9a-fA-F]|[fF][eE][fF][fF]"
+    r"|[fF][fF][aA]0|[fF][fF][fF][9abAB]|[dD][bB]40|[dD]834))"
+)
 
 
 def may_hide(source: str) -> bool:

@@ -129,3 +129,19 @@ def test_may_hide_prefilters_whole_documents(source, expected):
     from mcplint.unicode_scan import may_hide
 
     assert may_hide(source) is expected
+
+
+@pytest.mark.parametrize("source,expected", [
+    ('{"d": "rocket \\ud83d\\ude80, caf\\u00e9, \\u201cquoted\\u201d, \\u2014"}', False),  # json.dumps(ensure_ascii)
+    ('{"d": "a\\u200Bb"}', True),
+    ('{"d": "tag \\udb40\\udc49"}', True),
+    ('{"d": "esc \\u001b[31m"}', True),
+    ('{"d": "bs \\b"}', True),
+    ('{"d": "crlf \\r\\n"}', True),  # conservative: judged per text later
+    ('d: "\\x1b"', True),
+    ('{"d": "C:\\\\\\\\u200b is a path"}', False),  # an escaped backslash, then plain text
+])
+def test_may_hide_reads_escapes(source, expected):
+    from mcplint.unicode_scan import may_hide
+
+    assert may_hide(source) is expected
