@@ -113,3 +113,12 @@ def test_bad_pyproject_toml(repo):
     (repo / "pyproject.toml").write_text("[tool.mcplint]\nselect = [\n")
     proc, _ = check(repo)
     assert proc.returncode == 2 and b"pyproject.toml: invalid TOML" in proc.stderr
+
+
+def test_severity_override_reaches_sarif_rule_metadata(repo):
+    (repo / ".mcplint.yaml").write_text("select: [MCP204]\nseverity:\n  MCP204: info\n")
+    proc = run_mcplint("check", str(repo / "mcp"), "-f", "sarif", cwd=repo)
+    run = json.loads(proc.stdout)["runs"][0]
+    (rule,) = run["tool"]["driver"]["rules"]
+    assert rule["id"] == "MCP204" and rule["defaultConfiguration"]["level"] == "note"
+    assert {r["level"] for r in run["results"]} == {"note"}

@@ -47,6 +47,7 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         color=_want_color(to_terminal) if fmt == "rich" else False,
         width=shutil.get_terminal_size((100, 24)).columns if to_terminal else 100,
         sources=result.sources,
+        levels=plan.severity,
     )
     text = reporters.render(fmt, result.findings, ctx)
     _write(text, output)

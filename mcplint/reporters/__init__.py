@@ -19,6 +19,7 @@ class ReportContext:
     color: bool = False
     width: int = 100
     sources: dict = field(default_factory=dict)  # path -> text, for code frames
+    levels: dict = field(default_factory=dict)  # rule code -> Severity, where config overrides it
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -20,6 +20,11 @@ def finding_dict(f) -> dict:
         "pointer": f.pointer,
         "tool": f.tool,
         "fingerprint": f.fingerprint,
+        "related": [
+            {"message": r.message, "pointer": r.pointer, "line": r.span.line, "column": r.span.column,
+             "end_line": r.span.end_line, "end_column": r.span.end_column}
+            for r in f.related
+        ],
     }
 
 

@@ -37,7 +37,7 @@ def sarif_log(findings, ctx) -> dict:
     for rule in ctx.rules:
         if rule.code not in index:
             index[rule.code] = len(descriptors)
-            descriptors.append(rule_descriptor(rule))
+            descriptors.append(rule_descriptor(rule, ctx.levels))
     for finding in findings:  # a code outside the selection (e.g. reserved ones) still needs a rule
         if finding.code not in index:
             index[finding.code] = len(descriptors)
@@ -66,12 +66,12 @@ def sarif_log(findings, ctx) -> dict:
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
-def rule_descriptor(rule) -> dict:
+def rule_descriptor(rule, levels=None) -> dict:
     parts = docs.sections(rule)
     summary = rule.summary() or rule.name
     why = unwrap(parts.get("Why", ""))
     help_uri = HELP_URI.format(code=rule.code)
-    level = rule.severity.value
+    level = (levels or {}).get(rule.code, rule.severity).value  # config severity overrides
     tags = ["mcp", rule.category] + [f"checklist-{item}" for item in rule.checklist]
     return {
         "id": rule.code,
