@@ -39,8 +39,8 @@ INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern], ...] = (
         r"(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|constraints)\b", _I)),
     ("an instruction to hide something from the user", ("user",), re.compile(
         r"\b(?:do\s+not|don[’']?t|never|must\s+not|should\s+not|shouldn[’']?t)\s+(?:\w+\s+){0,2}?"
-        r"(?:tell|mention|inform|notify|alert|reveal|disclose|show|say|explain)\b"
-        + _NOT_CONDITION + r"{0,80}?\b(?:to\s+|the\s+)users?\b"
+        r"(?:tell|mention|inform|notify|alert|reveal|disclose)\b"
+        + _NOT_CONDITION + r"{0,80}?\b(?:to\s+|the\s+)users?\b(?!\s+to\s)"  # not "tell the user to <do>"
         r"|\b(?:do\s+not|don[’']?t|never)\s+let\s+(?:the\s+)?users?\s+know\b"
         r"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?users?\b"
         r"|\b(?:hide|conceal|keep)\s+(?:this|it|that)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?users?\b", _I)),
@@ -50,10 +50,9 @@ INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern], ...] = (
         r"\b(?:read|cat|include|send|pass|upload|attach|copy|extract|print|output|forward|paste|append"
         r"|exfiltrate|leak|dump)\b" + _SENTENCE_CHAR + "{0,80}?" + _SECRET_FILE, _I)),
     ("an instruction to act behind the user's back",
-     ("secretly", "silently", "covertly", "quietly", "discreetly", "must also"), re.compile(
-        r"\b(?:secretly|silently|covertly|quietly|discreetly)\s+(?:also\s+)?(?:call|invoke|run|execute|send"
-        r"|read|include|add|append|forward|copy|upload|email|post|pass)\b"
-        r"|\b(?:you|the\s+(?:assistant|model|agent|ai|llm))\s+must\s+also\s+(?:call|invoke|run|execute|use)\b", _I)),
+     ("secretly", "silently", "covertly", "quietly", "discreetly"), re.compile(
+        r"\b(?:secretly|silently|covertly|quietly|discreetly)\s+(?:also\s+)?(?:call|invoke|send|forward|upload"
+        r"|email|exfiltrate|copy|leak|transmit)\b", _I)),
     ("phrasing that overrides the system prompt", ("system", "you are now"), re.compile(
         r"\b(?:ignore|disregard|override|forget|reveal|print|repeat|output|leak|replace)\s+(?:the\s+|your\s+|any\s+)?"
         r"system\s+(?:prompt|message|instructions?)\b"
@@ -121,8 +120,18 @@ def _scan_injection(text: str) -> tuple[Match, ...]:
         Match(INJECTION_PATTERNS[i][0], m.group(), m.start())
         for i in chosen
         for m in INJECTION_PATTERNS[i][2].finditer(text)
+        if not (i == 0 and _is_doc_admonition(m.group(), text))
     ]
     return tuple(sorted(found, key=lambda m: m.index))
+
+
+_DOC_MARKUP = re.compile(r"<(?:p|para|code|note|ul|li)>")
+
+
+def _is_doc_admonition(tag: str, text: str) -> bool:
+    """AWS API reference markup (``<important><p>...</p></important>``), which tools
+    generated from AWS service models carry: lower case, among other doc markup."""
+    return tag.islower() and "important" in tag and _DOC_MARKUP.search(text) is not None
 
 
 # -- markup -------------------------------------------------------------------------

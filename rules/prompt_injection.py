@@ -18,9 +18,10 @@ class PromptInjection(ToolRule):
     instruction tags (`<IMPORTANT>`, `<SYSTEM>`, `<instructions>`), chat-template
     tokens (`<|im_start|>`, `[INST]`), "ignore/disregard previous instructions",
     "do not tell the user" and "without telling the user", imperative reads of
-    secret files (SSH keys, `.aws/credentials`, `mcp.json`, ...), "secretly call" or
-    "you must also call", and system-prompt overrides. Ordinary usage guidance
-    ("Use this tool when ...", "Call list_tables first") is not reported.
+    secret files (SSH keys, `.aws/credentials`, `mcp.json`, ...), "secretly call" and
+    "silently send", and system-prompt overrides. Ordinary usage guidance ("Use this
+    tool when ...", "Call list_tables first", "you must also call X") and the
+    `<important>` admonitions of AWS API documentation are not reported.
 
     ## Bad
     ```json
