@@ -31,7 +31,11 @@ in verb position: the first word of the name, or the second when the first is
 not a verb (a namespace such as ``git_`` or ``slack_``). So ``slack_post_message``
 posts while ``get_post`` and ``list_emails`` read. A destructive verb followed
 by a content-transform object (``remove_duplicates``, ``truncate_text``,
-"Remove whitespace from ...") is a pure function, not an effect.
+"Remove whitespace from ...") is a pure function, not an effect, and a few
+compounds are not effects either (``post_process``, ``charge_level``).
+``run``/``execute``/``exec`` count only with a code object next to them
+(``run_command``, ``shell_exec``), not ``run_tests`` or ``execute_query``.
+Qualifiers make the rest hypothetical (``can_delete``, ``preview_delete``).
 """
 
 from __future__ import annotations
@@ -92,6 +96,13 @@ _PURE_OBJECTS = frozenset(
     "strings accents accent diacritics punctuation emoji emojis formatting markup html markdown tags "
     "stopwords background noise outliers nulls prefix suffix".split()
 )
+# Compounds where an effect word is not the effect: post_process, charge_level, transfer_learning.
+_NOT_AN_EFFECT = {
+    "post": frozenset("process processing processor mortem".split()),
+    "charge": frozenset("level status state".split()),
+    "transfer": frozenset("learning status".split()),
+    "drop": frozenset("down".split()),
+}
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _DESC_PREFIX = re.compile(
     r"^\s*(?:(?:this|the)\s+tool\s+(?:will\s+|can\s+|lets\s+you\s+|allows\s+you\s+to\s+)?|"
@@ -161,16 +172,22 @@ def effective_hints(annotations: Any) -> Hints:
     return Hints(**values)
 
 
-def call_blocker(tool: Any) -> str | None:
-    """Why a live audit must not call ``tool`` (None when it looks safe to call):
-    it must claim ``readOnlyHint: true`` and imply no side effect by name or description."""
+def call_blocker(tool: Any, allow_open_world: bool = False) -> str | None:
+    """Why a live audit must not call ``tool``, or None when it looks safe to call.
+
+    Safe means: it claims ``readOnlyHint: true``, its name and description imply no
+    side effect, and (unless ``allow_open_world``) it claims ``openWorldHint: false``,
+    since an open-world tool reaches outside systems (the default is open world)."""
     if not isinstance(tool, Mapping):
         return "not a tool object"
     found = tool_intent(tool.get("name"), tool.get("description"))
     if found is not None:
         return f"its {found.source} implies a side effect ({found.verb!r})"
-    if not effective_hints(tool.get("annotations")).read_only:
+    hints = effective_hints(tool.get("annotations"))
+    if not hints.read_only:
         return "it does not claim readOnlyHint: true"
+    if hints.open_world and not allow_open_world:
+        return "it may reach outside systems (openWorldHint is not false)"
     return None
 
 
@@ -195,11 +212,18 @@ def _name_intent(name: str) -> Intent | None:
             effect = _VERB_POSITION.get(word)
         else:
             effect = _ANYWHERE.get(word)
-        if effect is None or (effect == "destroy" and rest[:1] and rest[0] in _PURE_OBJECTS):
+        if effect is None or _not_an_effect(word, effect, rest[:1]):
             continue
         if best is None or EFFECTS.index(effect) < EFFECTS.index(best.effect):
             best = Intent(word, effect, "name")
     return best
+
+
+def _not_an_effect(verb: str, effect: str, next_word: list[str]) -> bool:
+    """remove_duplicates, truncate_text, post_process: the word is not an effect here."""
+    if not next_word:
+        return False
+    return (effect == "destroy" and next_word[0] in _PURE_OBJECTS) or next_word[0] in _NOT_AN_EFFECT.get(verb, ())
 
 
 def _runs_code(words: list[str], index: int, verb_at: int) -> bool:
@@ -223,7 +247,7 @@ def _description_intent(description: str) -> Intent | None:
     if verb in _EXEC_VERBS:
         return Intent(verb, "execute", "description") if any(w in _EXEC_OBJECTS for w in following[:3]) else None
     effect = _VERB_POSITION.get(verb)
-    if effect is None or (effect == "destroy" and following[:1] and following[0] in _PURE_OBJECTS):
+    if effect is None or _not_an_effect(verb, effect, following[:1]):
         return None
     if verb == words[0] and verb not in _ANYWHERE:  # ambiguous base form: needs an object
         after = words[1] if len(words) > 1 else ""

@@ -59,7 +59,7 @@ def test_names_with_effects(name, verb, effect):
     # effect words used as nouns or in pure transforms
     "get_post", "list_posts", "list_emails", "get_email", "get_transfer_status", "remove_duplicates",
     "drop_duplicates", "truncate_text", "remove_background", "run_tests", "execute_query", "undelete_file",
-    "list_deleted_items", "get_process_run_history", "exec_stats",
+    "list_deleted_items", "get_process_run_history", "exec_stats", "post_process_image", "charge_level",
     # hypothetical effects
     "can_delete", "preview_delete", "dry_run_send", "simulate_payment", "draft_email",
     "", "___",
@@ -131,13 +131,40 @@ def test_effective_hints_apply_the_protocol_defaults():
 
 
 @pytest.mark.parametrize("tool,blocked", [
-    ({"name": "read_file", "annotations": {"readOnlyHint": True}}, None),
+    ({"name": "read_file", "annotations": {"readOnlyHint": True, "openWorldHint": False}}, None),
     ({"name": "delete_file", "annotations": {"readOnlyHint": True}}, "its name implies a side effect ('delete')"),
     ({"name": "get_weather"}, "it does not claim readOnlyHint: true"),
     ({"name": "lookup", "description": "Sends an SMS.", "annotations": {"readOnlyHint": True}},
      "its description implies a side effect ('send')"),
     ({"name": "write_file", "annotations": {"readOnlyHint": True}}, "its name implies a side effect ('write')"),
+    ({"name": "fetch", "annotations": {"readOnlyHint": True, "openWorldHint": True}},
+     "it may reach outside systems (openWorldHint is not false)"),
+    ({"name": "read_graph", "annotations": {"readOnlyHint": True}},
+     "it may reach outside systems (openWorldHint is not false)"),
     ("not a tool", "not a tool object"),
 ])
 def test_call_blocker(tool, blocked):
     assert call_blocker(tool) == blocked
+
+
+def test_call_blocker_can_allow_open_world_tools():
+    assert call_blocker({"name": "fetch", "annotations": {"readOnlyHint": True}}, allow_open_world=True) is None
+
+
+def test_corpus_tools_a_live_audit_may_call():
+    """The corpus recordings called only read-only, closed-world tools; fetch was never called."""
+    import json
+
+    from conftest import shared_path
+
+    callable_names = set()
+    for path in shared_path("corpus", "manifests").glob("*.json"):
+        for tool in json.loads(path.read_text(encoding="utf-8"))["tools"]:
+            if call_blocker(tool) is None:
+                callable_names.add(tool["name"])
+    assert "fetch" not in callable_names
+    assert {"read_text_file", "list_directory", "git_status", "git_log", "read_graph", "get_current_time",
+            "add", "divide", "echo", "sequentialthinking"} <= callable_names
+    assert not callable_names & {"write_file", "edit_file", "move_file", "create_directory", "delete_entities",
+                                 "git_commit", "git_add", "git_reset", "git_checkout", "git_create_branch",
+                                 "create_entities", "toggle-simulated-logging", "gzip-file-as-resource"}
