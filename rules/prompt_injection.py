@@ -1,6 +1,6 @@
 from mcplint.document.manifest import tool_texts
 from mcplint.findings import Severity
-from mcplint.injection import find_injection, may_inject
+from mcplint.injection import find_injection, may_inject, string_values
 from mcplint.rule import ToolRule, Violation
 
 
@@ -49,6 +49,8 @@ class PromptInjection(ToolRule):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):
+        if not may_inject("\n".join(string_values(tool))):  # cheap: no trigger word anywhere in the tool
+            return
         for text_ptr, what, text in tool_texts(ptr, tool):
             found = find_injection(text)
             if not found:
