@@ -159,7 +159,7 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     for rule in plan.rules:
         if version not in rule.versions or manifest.kind not in rule.applies_to:
             continue
-        ctx = RuleContext(version, plan.options[rule.code], path)
+        ctx = RuleContext(version, plan.options[rule.code], path, manifest)
         raw.extend((rule, v) for v in rule.check(manifest, ctx))
     if not raw:
         return [], version

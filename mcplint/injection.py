@@ -90,21 +90,6 @@ def may_have_markup(source: str) -> bool:
     return "<" in source or "](" in source or _ENCODED.search(source) is not None
 
 
-def string_values(value) -> list[str]:
-    """Every string anywhere inside a loaded JSON value (keys excluded), for cheap
-    per-tool pre-checks before the exact, pointer-building walk."""
-    found, stack = [], [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.append(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
-
-
 def find_injection(text: str) -> list[Match]:
     """Prompt-injection phrasing in ``text``, in order of appearance."""
     return list(_scan_injection(text))

@@ -62,6 +62,7 @@ class RuleContext:
     version: str  # the protocol version the document is linted against
     options: Any  # the rule's Options instance
     path: str
+    doc: "Manifest"  # its texts()/parameters() walks are shared by all rules
 
 
 class Rule:

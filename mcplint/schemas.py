@@ -205,29 +205,25 @@ class SchemaEntry:
         return Pointer((*self.tool_ptr, self.field, *path))
 
 
-_LAST_DOC: list = [None, None, None, None]  # doc, version, tools, schema entries
-
-
 def tool_objects(doc) -> list[tuple[Pointer, dict]]:
     """The manifest's tool objects, listed once per document for all rules."""
-    if _LAST_DOC[0] is not doc:
-        _LAST_DOC[:] = [doc, None, [(p, t) for p, t in doc.tools() if isinstance(t, dict)], None]
-    return _LAST_DOC[2]
+    return doc.memo("tool-objects", lambda: [(p, t) for p, t in doc.tools() if isinstance(t, dict)])
 
 
 def tool_schemas(doc, version: str) -> list[SchemaEntry]:
     """Every object ``inputSchema`` and ``outputSchema`` with its facts, computed once per
     document and version for all the schema rules."""
-    tools = tool_objects(doc)
-    if _LAST_DOC[1] != version or _LAST_DOC[3] is None:
+
+    def build() -> list[SchemaEntry]:
         entries = []
-        for ptr, tool in tools:
+        for ptr, tool in tool_objects(doc):
             for name in ("inputSchema", "outputSchema"):
                 schema = tool.get(name)
                 if isinstance(schema, dict):
                     entries.append(SchemaEntry(ptr, tool, name, schema, facts(schema, version)))
-        _LAST_DOC[1], _LAST_DOC[3] = version, entries
-    return _LAST_DOC[3]
+        return entries
+
+    return doc.memo(("tool-schemas", version), build)
 
 
 _HINT_NAME = re.compile(r"ur[li]|href|link|site|homepage|mail|path|file|dir|folder|date|time|stamp", re.I)

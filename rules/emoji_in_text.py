@@ -1,4 +1,3 @@
-from mcplint.document.manifest import tool_texts
 from mcplint.emoji import find_emoji, may_contain_emoji
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
@@ -48,7 +47,7 @@ class EmojiInText(ToolRule):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):
-        for text_ptr, what, text in tool_texts(ptr, tool):
+        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
             found = find_emoji(text)
             if found:
                 listed = " ".join(dict.fromkeys(found))

@@ -1,4 +1,3 @@
-from mcplint.document.manifest import tool_texts
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
 from mcplint.unicode_scan import context_before, find_hidden, may_hide
@@ -55,7 +54,7 @@ class HiddenCharacters(ToolRule):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):
-        for text_ptr, what, text in tool_texts(ptr, tool):
+        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
             hidden = find_hidden(text)
             if not hidden:
                 continue

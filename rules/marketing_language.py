@@ -1,6 +1,5 @@
 from functools import lru_cache
 
-from mcplint.document.manifest import tool_texts
 from mcplint.findings import Severity
 from mcplint.lexicon import ADVICE, MarketingMatcher
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
@@ -57,7 +56,7 @@ class MarketingLanguage(ToolRule):
     def check_tool(self, ptr, tool, ctx):
         allow = tuple(w.strip().lower() for w in ctx.options.allow_words)
         matcher = _matcher(tuple(ctx.options.extra_words), allow)
-        for text_ptr, what, text in tool_texts(ptr, tool):
+        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
             if what == "name":
                 text = text.replace("_", " ").replace("-", " ").replace(".", " ")
             found: dict[str, dict[str, None]] = {}

@@ -1,6 +1,5 @@
-from mcplint.document.manifest import tool_texts
 from mcplint.findings import Severity
-from mcplint.injection import find_markup, may_have_markup, string_values
+from mcplint.injection import find_markup, may_have_markup
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
 
 
@@ -52,10 +51,11 @@ class MarkupInText(ToolRule):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):
-        if not may_have_markup("\n".join(string_values(tool))):  # cheap: no '<' anywhere in the tool
+        texts = ctx.doc.texts(ptr, tool)
+        if not may_have_markup("\n".join(text for _, _, text in texts)):  # cheap: no '<' at all
             return
         allowed = frozenset(tag.lower() for tag in ctx.options.allowed_tags)
-        for text_ptr, what, text in tool_texts(ptr, tool):
+        for text_ptr, what, text in texts:
             found = find_markup(text, allowed)
             if not found:
                 continue

@@ -1,6 +1,5 @@
 from typing import Literal
 
-from mcplint.document.manifest import schema_properties
 from mcplint.findings import Severity
 from mcplint.lexicon import matches_style, to_style
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
@@ -52,7 +51,7 @@ class ParameterNameStyle(ToolRule):
         style = ctx.options.style
         if style == "any":
             return
-        for prop_ptr, name, _ in schema_properties(tool.get("inputSchema"), ptr / "inputSchema"):
+        for prop_ptr, name, _ in ctx.doc.parameters(ptr, tool):
             bare = name.lstrip("_")
             if not bare or matches_style(bare, style):
                 continue

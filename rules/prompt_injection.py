@@ -1,6 +1,5 @@
-from mcplint.document.manifest import tool_texts
 from mcplint.findings import Severity
-from mcplint.injection import find_injection, may_inject, string_values
+from mcplint.injection import find_injection, may_inject
 from mcplint.rule import ToolRule, Violation
 
 
@@ -49,9 +48,10 @@ class PromptInjection(ToolRule):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):
-        if not may_inject("\n".join(string_values(tool))):  # cheap: no trigger word anywhere in the tool
+        texts = ctx.doc.texts(ptr, tool)
+        if not may_inject("\n".join(text for _, _, text in texts)):  # cheap: no trigger word at all
             return
-        for text_ptr, what, text in tool_texts(ptr, tool):
+        for text_ptr, what, text in texts:
             found = find_injection(text)
             if not found:
                 continue

@@ -110,10 +110,3 @@ def test_document_prechecks():
     assert not may_have_markup('{"description": "Get the time."}')
     assert may_have_markup('{"description": "\\u003cscript\\u003e"}')  # Go's encoder escapes < and >
     assert may_have_markup("description: see [x](javascript:alert(1))")
-
-
-def test_string_values():
-    from mcplint.injection import string_values
-
-    tool = {"name": "a", "inputSchema": {"properties": {"x": {"description": "b", "enum": ["c", 1]}}}, "n": 2}
-    assert sorted(string_values(tool)) == ["a", "b", "c"]

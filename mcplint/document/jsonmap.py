@@ -76,7 +76,7 @@ class JsonSourceMap:
 
     def _visit_object(self, i: int, trie: dict, path: tuple[str, ...]) -> int:
         text = self.text
-        wanted: dict[str, tuple[int, int, int]] = {}
+        visited: set[str] = set()
         i = _WS.match(text, i + 1).end()
         if text[i] == "}":
             return i + 1
@@ -86,18 +86,22 @@ class JsonSourceMap:
             key_end = i
             i = _WS.match(text, i).end() + 1  # past ':'
             i = _WS.match(text, i).end()
-            value_start = i
-            i = _SKIPPER.raw_decode(text, i)[1]
             if name in trie:
-                wanted[name] = (value_start, key_start, key_end)  # the last one wins, as in json.loads
+                if name in visited:  # a duplicate key: the last one wins, as in json.loads
+                    self._forget(path + (name,))
+                visited.add(name)
+                i = self._visit(i, trie[name], path + (name,), (key_start, key_end))
+            else:
+                i = _SKIPPER.raw_decode(text, i)[1]
             i = _WS.match(text, i).end()
             if text[i] == "}":
-                end = i + 1
-                break
+                return i + 1
             i = _WS.match(text, i + 1).end()
-        for name, (value_start, key_start, key_end) in wanted.items():
-            self._visit(value_start, trie[name], path + (name,), (key_start, key_end))
-        return end
+
+    def _forget(self, prefix: tuple[str, ...]) -> None:
+        depth = len(prefix)
+        for key in [k for k in self._found if k[:depth] == prefix]:
+            del self._found[key]
 
     def _visit_array(self, i: int, trie: dict, path: tuple[str, ...]) -> int:
         text = self.text

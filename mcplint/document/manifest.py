@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from mcplint.document.loader import Document
@@ -19,8 +19,27 @@ class Manifest:
     document: Document
     shape: str  # "result" | "response" | "array" | "tool"
     tools_pointer: Pointer  # the tools array; for shape "tool", the tool itself
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     kind = "manifest"
+
+    def memo(self, key, build):
+        """A value computed once per document and shared by every rule (``build()`` makes it)."""
+        try:
+            return self._cache[key]
+        except KeyError:
+            value = self._cache[key] = build()
+            return value
+
+    def texts(self, ptr: Pointer, tool: dict) -> list[tuple[Pointer, str, str]]:
+        """``tool_texts`` of one tool, walked once per document for all rules."""
+        return self.memo(("texts", id(tool)), lambda: list(tool_texts(ptr, tool, self.parameters(ptr, tool))))
+
+    def parameters(self, ptr: Pointer, tool: dict) -> list[tuple[Pointer, str, object]]:
+        """``schema_properties`` of the tool's inputSchema, walked once per document."""
+        return self.memo(
+            ("parameters", id(tool)), lambda: list(schema_properties(tool.get("inputSchema"), ptr / "inputSchema"))
+        )
 
     @property
     def path(self) -> str:
@@ -35,8 +54,11 @@ class Manifest:
             return Pointer(("result",)), self.document.data["result"]
         return None
 
-    def tools(self) -> Iterator[tuple[Pointer, Any]]:
+    def tools(self) -> list[tuple[Pointer, Any]]:
         """Every entry of the tools array (dicts or not), with its pointer."""
+        return self.memo("tools", lambda: list(self._walk_tools()))
+
+    def _walk_tools(self) -> Iterator[tuple[Pointer, Any]]:
         if self.shape == "tool":
             yield self.tools_pointer, self.document.data
             return
@@ -115,9 +137,10 @@ def schema_properties(schema: Any, ptr: Pointer, depth: int = 0) -> Iterator[tup
         yield from schema_properties(items, ptr / "items", depth + 1)
 
 
-def tool_texts(ptr: Pointer, tool: dict) -> Iterator[tuple[Pointer, str, str]]:
+def tool_texts(ptr: Pointer, tool: dict, parameters=None) -> Iterator[tuple[Pointer, str, str]]:
     """Human-facing strings of a tool: (pointer, what it is, text). Covers the name,
-    title, description, annotations.title, and parameter titles and descriptions."""
+    title, description, annotations.title, and parameter titles and descriptions.
+    ``parameters`` is the inputSchema's schema_properties, when already walked."""
     for field in ("name", "title", "description"):
         value = tool.get(field)
         if isinstance(value, str):
@@ -126,8 +149,13 @@ def tool_texts(ptr: Pointer, tool: dict) -> Iterator[tuple[Pointer, str, str]]:
     if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
         yield ptr / "annotations" / "title", "annotations.title", annotations["title"]
     for schema_field in ("inputSchema", "outputSchema"):
-        schema = tool.get(schema_field)
-        for prop_ptr, prop_name, prop in schema_properties(schema, ptr / schema_field):
+        if schema_field == "inputSchema" and parameters is not None:
+            walked = parameters
+        elif isinstance(tool.get(schema_field), dict):
+            walked = schema_properties(tool[schema_field], ptr / schema_field)
+        else:
+            continue
+        for prop_ptr, prop_name, prop in walked:
             if isinstance(prop, dict):
                 for field in ("title", "description"):
                     if isinstance(prop.get(field), str):

@@ -7,6 +7,9 @@ from typing import Union
 Token = Union[str, int]
 
 
+_new = tuple.__new__
+
+
 class Pointer(tuple):
     """An immutable JSON pointer; ``Pointer() / "tools" / 0`` is ``/tools/0``."""
 
@@ -16,11 +19,11 @@ class Pointer(tuple):
         return super().__new__(cls, tokens)
 
     def __truediv__(self, token: Token) -> "Pointer":
-        return Pointer((*self, token))
+        return _new(Pointer, (*self, token))  # hot path: skip the Python-level __new__
 
     @property
     def parent(self) -> "Pointer":
-        return Pointer(self[:-1])
+        return _new(Pointer, self[:-1])
 
     @classmethod
     def parse(cls, text: str) -> "Pointer":

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass
-
-_NEWLINE = re.compile("\n")
+from itertools import accumulate, repeat
+from operator import add
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +22,9 @@ class LineIndex:
     """Maps code-point offsets in a text to 1-based (line, column)."""
 
     def __init__(self, text: str) -> None:
-        self._starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+        # Offsets where each line starts, computed at C speed (files can have 300k lines).
+        lengths = map(add, map(len, text.split("\n")), repeat(1))
+        self._starts = list(accumulate(lengths, initial=0))[:-1]
 
     def position(self, offset: int) -> tuple[int, int]:
         row = bisect.bisect_right(self._starts, offset) - 1
