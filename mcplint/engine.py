@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -97,7 +98,7 @@ def run(targets: list[Target], plan: Plan) -> Result:
     for target in targets:
         shown = display_path(target.path)
         try:
-            manifest = _load(target, shown, plan)
+            manifest = _load_untracked(target, shown, plan)
         except InputError as err:
             if target.explicit or _looks_like_manifest(target.path):
                 result.errors.append(str(err))
@@ -121,6 +122,18 @@ def run(targets: list[Target], plan: Plan) -> Result:
         result.files.append(FileReport(shown, version, manifest.shape, sum(1 for _ in manifest.tools())))
     result.findings.sort(key=lambda f: f.sort_key)
     return result
+
+
+def _load_untracked(target: Target, shown: str, plan: Plan) -> Manifest | None:
+    """Load with the cyclic garbage collector kept off the document: a parsed file can be
+    millions of objects without a single cycle, and walking them again and again cost
+    a third of the run time on large manifests. Refcounting still frees them."""
+    gc.disable()
+    try:
+        return _load(target, shown, plan)
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def _load(target: Target, shown: str, plan: Plan) -> Manifest | None:

@@ -32,7 +32,7 @@ class JsonSourceMap:
         """Resolve many pointers in one walk (call before many ``span`` calls)."""
         trie: dict = {}
         for ptr in pointers:
-            key = tuple(str(t) for t in ptr)
+            key = tuple(map(str, ptr))
             if key in self._found:
                 continue
             node = trie
@@ -44,7 +44,7 @@ class JsonSourceMap:
     def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
         """Span of the value (or its member key) at ``pointer``; falls back to the
         nearest existing ancestor. Returns the span and the pointer actually found."""
-        tokens = tuple(str(t) for t in pointer)
+        tokens = tuple(map(str, pointer))
         if tokens not in self._found:
             self.prepare([pointer])
         depth = len(tokens)

@@ -38,9 +38,12 @@ class Pointer(tuple):
         )
 
     def __str__(self) -> str:
-        return "".join(
-            "/" + str(t).replace("~", "~0").replace("/", "~1") for t in self
-        )
+        if not self:
+            return ""
+        text = "/" + "/".join(map(str, self))
+        if "~" in text or text.count("/") != len(self):  # only then does a token need escaping
+            text = "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in self)
+        return text
 
     def __repr__(self) -> str:
         return f"Pointer({str(self)!r})"

@@ -29,5 +29,9 @@ def finding_dict(f) -> dict:
 
 
 def render(findings, ctx) -> str:
-    payload = {"findings": [finding_dict(f) for f in findings], "summary": ctx.summary}
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    # One finding per line: greppable, diffable, and encoded by the C encoder
+    # (indent= falls back to the pure-Python one, 10x slower on large reports).
+    lines = ",\n".join("    " + json.dumps(finding_dict(f), ensure_ascii=False) for f in findings)
+    summary = json.dumps(ctx.summary, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+    body = f"[\n{lines}\n  ]" if findings else "[]"
+    return f'{{\n  "findings": {body},\n  "summary": {summary}\n}}\n'
