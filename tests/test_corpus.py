@@ -1,0 +1,36 @@
+"""The real-server corpus in ../shared/corpus: mcplint must run cleanly on all of it, at
+every protocol version, and report exactly the reviewed findings (fixtures/corpus)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import FIXTURES, assert_golden, run_mcplint, shared_path
+from mcplint.versions import VERSIONS
+
+
+def lint_corpus(*args: str):
+    corpus = shared_path("corpus")
+    proc = run_mcplint("check", str(corpus), "--format", "json", *args, cwd=corpus)
+    assert proc.returncode in (0, 1), proc.stderr.decode()
+    assert proc.stderr == b"", proc.stderr.decode()
+    return json.loads(proc.stdout)
+
+
+def test_corpus_findings_are_the_reviewed_ones():
+    payload = lint_corpus()
+    assert payload["summary"]["files"] == 8 and payload["summary"]["errors"] == 0
+    lines = sorted(f"{f['path']} {f['rule']} {f['severity']} {f['pointer']}" for f in payload["findings"])
+    assert_golden("\n".join(lines) + "\n", FIXTURES / "corpus" / "expected-findings.txt")
+
+
+def test_corpus_has_no_errors_at_the_versions_its_servers_speak():
+    assert lint_corpus()["summary"]["by_severity"]["error"] == 0
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_corpus_lints_at_every_version(version):
+    payload = lint_corpus("--protocol-version", version)
+    assert payload["summary"]["protocol_versions"] == [version]
