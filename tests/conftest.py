@@ -25,8 +25,8 @@ def shared_path(*parts: str) -> Path:
 
 def run_mcplint(*args: str, cwd: Path | None = None, stdin: bytes | None = None, env: dict | None = None):
     """Run the real command in a subprocess, as a user would."""
-    full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", **(env or {})}
-    full_env.pop("FORCE_COLOR", None)
+    inherited = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    full_env = {**inherited, "NO_COLOR": "1", "COLUMNS": "100", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "mcplint", *args],
         cwd=cwd or ROOT, input=stdin, capture_output=True, env=full_env, timeout=120,

@@ -113,3 +113,36 @@ def test_rules_and_explain():
     assert proc.returncode == 0 and text.startswith("# MCP204 duplicate-tool-name") and "## Bad" in text
     proc = run_mcplint("explain", "MCP999")
     assert proc.returncode == 2 and b"unknown rule 'MCP999'" in proc.stderr
+
+
+def test_colour_follows_no_color_and_force_color(tmp_path):
+    path = tmp_path / "tools.json"
+    path.write_text(DUP)
+    args = ("check", str(path), "--select", "MCP204")
+    plain = run_mcplint(*args)  # not a TTY: plain, stable text
+    assert b"\x1b[" not in plain.stdout and b"MCP204" in plain.stdout
+    forced = run_mcplint(*args, env={"NO_COLOR": "", "FORCE_COLOR": "1"})
+    assert b"\x1b[" in forced.stdout
+    assert b"\x1b[" not in run_mcplint(*args, env={"NO_COLOR": "", "FORCE_COLOR": "0"}).stdout
+    assert b"\x1b[" not in run_mcplint(*args, env={"NO_COLOR": "1", "FORCE_COLOR": "1"}).stdout
+    assert b"\x1b[" not in run_mcplint(*args, "--output", str(tmp_path / "r.txt"), env={"FORCE_COLOR": "1", "NO_COLOR": ""}).stdout
+
+
+def test_rule_options_from_config(tmp_path):
+    path = tmp_path / "tools.json"
+    path.write_text('{"tools": [{"name": "frob_city", "description": "Frobnicate a city name into coordinates.", "inputSchema": {"type": "object"}}]}')
+    proc = run_mcplint("check", str(path), "-f", "json", "--select", "MCP211", cwd=tmp_path)
+    assert [f["rule"] for f in findings_of(proc)] == ["MCP211"]
+    (tmp_path / ".mcplint.yaml").write_text("options:\n  description-not-imperative:\n    extra-verbs: [frobnicate]\n")
+    proc = run_mcplint("check", str(path), "-f", "json", "--select", "MCP211", cwd=tmp_path)
+    assert findings_of(proc) == []
+    for body, fragment in [
+        ("options:\n  description-not-imperative:\n    extra-verb: [geocode]\n", "options.description-not-imperative.extra-verb: unknown setting"),
+        ("options:\n  description-not-imperative:\n    extra-verbs: geocode\n", "options.description-not-imperative.extra-verbs: Input should be a valid list"),
+        ("options:\n  tool-name-style:\n    style: SHOUTING\n", "options.tool-name-style.style"),
+        ("options:\n  no-such-rule: {}\n", "options: unknown rule 'no-such-rule'"),
+    ]:
+        (tmp_path / ".mcplint.yaml").write_text(body)
+        proc = run_mcplint("check", str(path), "-f", "json", cwd=tmp_path)
+        stderr = proc.stderr.decode()
+        assert proc.returncode == 2 and fragment in stderr and len(stderr.strip().splitlines()) == 1, stderr
