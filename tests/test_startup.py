@@ -1,0 +1,31 @@
+"""Start-up stays lean: heavy libraries are imported only where they are used."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import FIXTURES
+
+HEAVY = ("jsonschema", "pydantic", "ruamel", "rich")
+
+
+def imported_modules(*args: str) -> set[str]:
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "mcplint", *args], capture_output=True, timeout=60)
+    lines = proc.stderr.decode().splitlines()
+    return {line.split("|")[-1].strip().split(".")[0] for line in lines if line.startswith("import time:")}
+
+
+@pytest.mark.parametrize("args,allowed", [
+    (("--version",), ()),
+    (("check", str(FIXTURES / "manifests" / "clean-server.json"), "--format", "json"), ()),
+    (("check", str(FIXTURES / "manifests" / "clean-server.json"), "--format", "sarif"), ()),
+    (("check", str(FIXTURES / "manifests" / "clean-server.json")), ("rich",)),
+])
+def test_heavy_imports_only_where_needed(args, allowed):
+    modules = imported_modules(*args)
+    assert "mcplint" in modules
+    unexpected = {m for m in HEAVY if m in modules and m not in allowed}
+    assert not unexpected, f"mcplint {' '.join(args)} imported {sorted(unexpected)}"
