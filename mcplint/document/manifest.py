@@ -33,13 +33,20 @@ class Manifest:
 
     def texts(self, ptr: Pointer, tool: dict) -> list[tuple[Pointer, str, str]]:
         """``tool_texts`` of one tool, walked once per document for all rules."""
-        return self.memo(("texts", id(tool)), lambda: list(tool_texts(ptr, tool, self.parameters(ptr, tool))))
+        key = ("texts", id(tool))
+        found = self._cache.get(key)  # no memo(): a closure per call costs more than the walk
+        if found is None:
+            found = self._cache[key] = _tool_texts(ptr, tool, self.parameters(ptr, tool))
+        return found
 
     def parameters(self, ptr: Pointer, tool: dict) -> list[tuple[Pointer, str, object]]:
         """``schema_properties`` of the tool's inputSchema, walked once per document."""
-        return self.memo(
-            ("parameters", id(tool)), lambda: list(schema_properties(tool.get("inputSchema"), ptr / "inputSchema"))
-        )
+        key = ("parameters", id(tool))
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = []
+            _schema_properties(tool.get("inputSchema"), _new(Pointer, (*ptr, "inputSchema")), 0, found)
+        return found
 
     @property
     def path(self) -> str:
@@ -121,42 +128,62 @@ def describe(data: Any) -> str:
 MAX_SCHEMA_DEPTH = 64
 
 
+# A Pointer built in one step (what ``Pointer.__truediv__`` does), for the hot walks below.
+_new = tuple.__new__
+
+
 def schema_properties(schema: Any, ptr: Pointer, depth: int = 0) -> Iterator[tuple[Pointer, str, Any]]:
     """Every property schema under ``properties`` (recursing into nested objects and
     array ``items``): yields (pointer to the property schema, property name, schema)."""
+    found: list[tuple[Pointer, str, Any]] = []
+    _schema_properties(schema, ptr, depth, found)
+    return iter(found)
+
+
+def _schema_properties(schema: Any, ptr: Pointer, depth: int, found: list) -> None:
+    """``schema_properties``, appended to ``found`` (a list, not nested generators: faster)."""
     if not isinstance(schema, dict) or depth > MAX_SCHEMA_DEPTH:
         return
     properties = schema.get("properties")
     if isinstance(properties, dict):
         for name, sub in properties.items():
-            sub_ptr = ptr / "properties" / name
-            yield sub_ptr, name, sub
-            yield from schema_properties(sub, sub_ptr, depth + 1)
+            sub_ptr = _new(Pointer, (*ptr, "properties", name))
+            found.append((sub_ptr, name, sub))
+            if isinstance(sub, dict) and ("properties" in sub or "items" in sub):  # else nothing below
+                _schema_properties(sub, sub_ptr, depth + 1, found)
     items = schema.get("items")
     if isinstance(items, dict):
-        yield from schema_properties(items, ptr / "items", depth + 1)
+        _schema_properties(items, _new(Pointer, (*ptr, "items")), depth + 1, found)
 
 
 def tool_texts(ptr: Pointer, tool: dict, parameters=None) -> Iterator[tuple[Pointer, str, str]]:
     """Human-facing strings of a tool: (pointer, what it is, text). Covers the name,
     title, description, annotations.title, and parameter titles and descriptions.
     ``parameters`` is the inputSchema's schema_properties, when already walked."""
+    return iter(_tool_texts(ptr, tool, parameters))
+
+
+def _tool_texts(ptr: Pointer, tool: dict, parameters) -> list[tuple[Pointer, str, str]]:
+    texts = []
     for field in ("name", "title", "description"):
         value = tool.get(field)
         if isinstance(value, str):
-            yield ptr / field, field, value
+            texts.append((_new(Pointer, (*ptr, field)), field, value))
     annotations = tool.get("annotations")
     if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
-        yield ptr / "annotations" / "title", "annotations.title", annotations["title"]
+        texts.append((_new(Pointer, (*ptr, "annotations", "title")), "annotations.title", annotations["title"]))
     for schema_field in ("inputSchema", "outputSchema"):
         if schema_field == "inputSchema" and parameters is not None:
             walked = parameters
         elif isinstance(tool.get(schema_field), dict):
-            walked = schema_properties(tool[schema_field], ptr / schema_field)
+            walked = []
+            _schema_properties(tool[schema_field], _new(Pointer, (*ptr, schema_field)), 0, walked)
         else:
             continue
         for prop_ptr, prop_name, prop in walked:
             if isinstance(prop, dict):
                 for field in ("title", "description"):
-                    if isinstance(prop.get(field), str):
-                        yield prop_ptr / field, f"parameter '{prop_name}' {field}", prop[field]
+                    value = prop.get(field)
+                    if isinstance(value, str):
+                        texts.append((_new(Pointer, (*prop_ptr, field)), f"parameter '{prop_name}' {field}", value))
+    return texts
