@@ -28,11 +28,13 @@ def display_path(path: str) -> str:
     """Paths in reports: relative to the working directory when inside it, with '/'."""
     if path == STDIN:
         return "<stdin>"
-    absolute = Path(path).absolute()
-    try:
-        return absolute.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
+    absolute, cwd = Path(path).absolute(), Path.cwd()
+    for candidate in (absolute, absolute.resolve()):  # the second sees through symlinks
+        try:
+            return candidate.relative_to(cwd).as_posix()
+        except ValueError:
+            continue
+    return Path(path).as_posix()
 
 
 def collect(paths: list[str], config: Config) -> list[Target]:

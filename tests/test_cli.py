@@ -146,3 +146,11 @@ def test_rule_options_from_config(tmp_path):
         proc = run_mcplint("check", str(path), "-f", "json", cwd=tmp_path)
         stderr = proc.stderr.decode()
         assert proc.returncode == 2 and fragment in stderr and len(stderr.strip().splitlines()) == 1, stderr
+
+
+def test_paths_are_relative_to_the_working_directory_even_through_symlinks(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "tools.json").write_text(DUP)
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    proc = run_mcplint("check", str(tmp_path / "link" / "tools.json"), "-f", "json", "--select", "MCP204", cwd=tmp_path / "real")
+    assert [f["path"] for f in findings_of(proc)] == ["tools.json"]
