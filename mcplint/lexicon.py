@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Iterable
 
 # -- verbs --------------------------------------------------------------------------
@@ -103,6 +104,8 @@ def is_verb(word: str, extra: Iterable[str] = ()) -> bool:
         return True
     if "-" in word:
         return is_verb(word.replace("-", ""), extra) or is_verb(word.rsplit("-", 1)[1], extra)
+    if not word.startswith(_PREFIXES):  # the common case, without a loop
+        return False
     return any(
         word.startswith(p) and len(word) - len(p) >= 4 and word[len(p):] in IMPERATIVE_VERBS
         for p in _PREFIXES
@@ -152,7 +155,7 @@ NON_VERB_OPENERS = frozenset(
 )
 
 # Openings that describe the tool instead of saying what it does: (regex, label).
-PREAMBLES = tuple((re.compile(source, re.I), label) for source, label in (
+_PREAMBLES = (
     (r"(?:this|the) (?:mcp )?(?:tool|function|endpoint|method|command|action|api|operation|"
      r"utility|plugin)\b", "This tool"),
     (r"an? (?:[\w-]+ ){0,3}?(?:tool|function|endpoint|method|command|utility|helper|wrapper|"
@@ -165,9 +168,17 @@ PREAMBLES = tuple((re.compile(source, re.I), label) for source, label in (
     (r"(?:(?:is|can be) )?used (?:to|for)\b", "Used to"),
     (r"use (?:this|the) (?:tool|function)\b(?: (?:to|for|when))?", "Use this tool to"),
     (r"(?:you|we|i|it) (?:can|may|will|should|allows?|lets?)\b", "You can"),
-))
+)
+PREAMBLES = tuple((re.compile(source, re.I), label) for source, label in _PREAMBLES)
+# Matches exactly where one of PREAMBLES does: one regex call rules them all out at once.
+_ANY_PREAMBLE = re.compile("|".join(f"(?:{source})" for source, _ in _PREAMBLES), re.I)
 _LINKING = {"that", "which", "to", "for", "will", "can", "you", "users", "user", "the", "model",
             "is", "used", "lets", "allows", "helps", "help", "be", "when"}
+
+
+def _first_words(text: str, count: int) -> list[str]:
+    """``_WORD_AT.findall(text)[:count]``, without scanning past the last word wanted."""
+    return [match.group() for match in islice(_WORD_AT.finditer(text), count)]
 
 
 def _base_verb(word: str, extra: Iterable[str]) -> str | None:
@@ -185,20 +196,25 @@ def opening_problem(text: str, extra: Iterable[str] = ()) -> tuple[str, str, str
     template placeholder at the start ("{verb} the record") is not judged."""
     rest = text
     for _ in range(5):
-        rest = rest[_MARKUP.match(rest).end():] if _MARKUP.match(rest) else rest
+        markup = _MARKUP.match(rest)
+        if markup:
+            rest = rest[markup.end():]
         tag = _TAG.match(rest)
         if not tag or (tag["label"] and tag["label"].lower() not in _LABELS and not tag["label"].isupper()):
             break
         rest = rest[tag.end():]
     if not rest or _PLACEHOLDER.match(rest):
         return None
-    for pattern, label in PREAMBLES:
+    for pattern, label in PREAMBLES if _ANY_PREAMBLE.match(rest) else ():
         found = pattern.match(rest)
         if found and not (rest[found.end():found.end() + 1].isalnum()):
-            words = [w for w in _WORD_AT.findall(rest[found.end():found.end() + 80])[:4]
+            words = [w for w in _first_words(rest[found.end():found.end() + 80], 4)
                      if w.lower() not in _LINKING]
             return "preamble", found.group(0), _base_verb(words[0], extra) if words else None
-    words = _WORD_AT.findall(rest[:200])[:4]
+    first = _WORD_AT.match(rest)
+    if first and is_verb(first.group(), extra):
+        return None  # the common case, decided without finding the next words
+    words = _first_words(rest[:200], 4)
     if not words:
         return None
     skipped = 0
