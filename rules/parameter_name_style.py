@@ -1,3 +1,4 @@
+from functools import lru_cache
 from typing import Literal
 
 from mcplint.findings import Severity
@@ -52,12 +53,19 @@ class ParameterNameStyle(ToolRule):
         if style == "any":
             return
         for prop_ptr, name, _ in ctx.doc.parameters(ptr, tool):
-            bare = name.lstrip("_")
-            if not bare or matches_style(bare, style):
-                continue
-            suggestion = to_style(bare, style)
-            if matches_style(suggestion, style):
-                hint = f"rename it to '{name[: len(name) - len(bare)]}{suggestion}'"
-            else:
-                hint = f"rename it in {style}"
-            yield Violation(prop_ptr, f"Parameter name '{name}' is not {style}; {hint}", at_key=True)
+            message = _problem(name, style)
+            if message is not None:
+                yield Violation(prop_ptr, message, at_key=True)
+
+
+@lru_cache(maxsize=4096)  # parameter names repeat across the tools of a server
+def _problem(name: str, style: str) -> str | None:
+    bare = name.lstrip("_")
+    if not bare or matches_style(bare, style):
+        return None
+    suggestion = to_style(bare, style)
+    if matches_style(suggestion, style):
+        hint = f"rename it to '{name[: len(name) - len(bare)]}{suggestion}'"
+    else:
+        hint = f"rename it in {style}"
+    return f"Parameter name '{name}' is not {style}; {hint}"
