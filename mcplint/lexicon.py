@@ -292,6 +292,21 @@ ADVICE = {
     "banned": "this wording is banned by the project's configuration",
 }
 
+# ASCII bytes -> themselves for a-z, lower case for A-Z, a space for everything else.
+_ASCII_LETTERS = bytes.maketrans(
+    bytes(range(128)), bytes(c if 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 for c in range(128))
+)
+
+
+def letter_words(text: str) -> list[str]:
+    """The runs of letters in ``text``, lower-cased: ``_LETTERS.findall(text.lower())``
+    ("don't" -> don, t). ASCII text takes a byte-level translate and split instead of
+    the regex: several times faster, with the same result."""
+    if text.isascii():
+        return text.encode("ascii").translate(_ASCII_LETTERS).decode("ascii").split()
+    return _LETTERS.findall(text.lower())
+
+
 _BEFORE = r"(?<![\w\-/.])"  # not inside a word, a hyphenated word or a path ("/etc")
 _AFTER = r"(?![\w\-/])"
 _LETTERS = re.compile(r"[a-z]+")
@@ -326,6 +341,7 @@ class MarketingMatcher:
         self._cache: dict[str, list[tuple[str, str]]] = {}  # texts repeat across tools
         longest_first = sorted(self.by_symbol, key=len, reverse=True)
         self.symbols = re.compile("|".join(map(re.escape, longest_first)) or "(?!)")
+        self.symbol_starts = "".join({symbol[0] for symbol in self.by_symbol})  # cheap `in` tests first
 
     def findall(self, text: str) -> list[tuple[str, str]]:
         """``(kind, matched text)`` for every phrase found, in text order."""
@@ -336,8 +352,18 @@ class MarketingMatcher:
             cached = self._cache[text] = self._findall(text)
         return cached
 
+    def may_match(self, text: str) -> bool:
+        """False when ``findall`` finds nothing in ``text`` nor in any of the texts it was
+        joined from with newlines (a cheap pre-check: one pass over many texts)."""
+        if not self.by_word.keys().isdisjoint(letter_words(text)):
+            return True
+        for start in self.symbol_starts:
+            if start in text:
+                return self.symbols.search(text) is not None
+        return False
+
     def _findall(self, text: str) -> list[tuple[str, str]]:
-        words = self.by_word.keys() & set(_LETTERS.findall(text.lower()))
+        words = self.by_word.keys() & set(letter_words(text))
         symbols = self.symbols.findall(text) if self.by_symbol else ()
         if not words and not symbols:
             return []

@@ -15,6 +15,12 @@ def _matcher(extra: tuple[str, ...], allow: tuple[str, ...]):
     return MarketingMatcher(extra, allow)
 
 
+def _setup(options) -> tuple[MarketingMatcher, tuple[str, ...]]:
+    """The matcher for the rule's options, and the allowed phrases (lower case)."""
+    allow = tuple(w.strip().lower() for w in options.allow_words)
+    return _matcher(tuple(options.extra_words), allow), allow
+
+
 class MarketingLanguage(ToolRule):
     """A tool's text uses marketing, overly friendly or vague language.
 
@@ -53,10 +59,19 @@ class MarketingLanguage(ToolRule):
         extra_words: list[str] = Option([], "More words or phrases to report.")
         allow_words: list[str] = Option([], "Built-in phrases not to report, as named in the messages.")
 
+    def check(self, doc, ctx):
+        setup = _setup(ctx.options)  # once per document, not per tool
+        for ptr, tool in doc.tools():
+            if isinstance(tool, dict):
+                yield from self._check_texts(ctx.doc.texts(ptr, tool), *setup)
+
     def check_tool(self, ptr, tool, ctx):
-        allow = tuple(w.strip().lower() for w in ctx.options.allow_words)
-        matcher = _matcher(tuple(ctx.options.extra_words), allow)
-        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
+        return self._check_texts(ctx.doc.texts(ptr, tool), *_setup(ctx.options))
+
+    def _check_texts(self, texts, matcher, allow):
+        if not matcher.may_match("\n".join([text for _, _, text in texts])):  # one pass: most tools
+            return
+        for text_ptr, what, text in texts:
             if what == "name":
                 text = text.replace("_", " ").replace("-", " ").replace(".", " ")
             found: dict[str, dict[str, None]] = {}
