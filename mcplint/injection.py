@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from mcplint.lexicon import letter_words
+
 _I = re.I
 _SENTENCE_CHAR = r"(?:[^.!?\n]|\.(?=\S))"  # a dot inside a path or name does not end the sentence
 _NOT_CONDITION = r"(?:(?!\b(?:until|unless|if|when|whether|before|after|once|because)\b)" + _SENTENCE_CHAR + ")"
@@ -77,6 +79,61 @@ _PATTERNS_OF = {
 }
 
 
+# For ASCII text: what each pattern above cannot match without: one of some characters
+# (when given) and, from every word group, a whole word (a run of letters, lower case:
+# "don't" is "don" + "t", "id_rsa" is "id" + "rsa", "<|im_start|>" is "im" + "start").
+# Far more selective than the substring triggers ("user" is in most tool lists; "do not
+# tell ... the user" needs all three groups), and checked with set operations rather than
+# a regex scan. (Non-ASCII text keeps the substring triggers: re.I also folds characters
+# such as "ı" and "ſ" into ASCII letters.)
+_WORD_NEEDS: tuple[tuple[str, tuple[frozenset[str], ...]], ...] = tuple(
+    (chars, tuple(frozenset(group.split()) for group in groups)) for chars, groups in (
+        ("<", ("important system systemprompt systemmessage instruction instructions hidden critical secret "
+               "admin admininstruction admininstructions",)),
+        ("<[", ("im endoftext system user assistant inst sys",)),
+        ("", ("ignore disregard forget override bypass",
+              "previous prior above earlier preceding former original system",
+              "instruction instructions prompt prompts rules directions directives guidelines messages context "
+              "constraints")),
+        ("", ("tell mention inform notify alert reveal disclose know telling informing notifying alerting "
+              "hide conceal keep",  # hide from the user: "do not tell", "don't let ... know", "without telling", "hide it"
+              "user users",
+              "not don dont never shouldn shouldnt without hide conceal keep")),
+        ("", ("ssh rsa dsa ecdsa ed aws mcp claude shadow credentials netrc wallet gnupg docker",
+              "read cat include send pass upload attach copy extract print output forward paste append exfiltrate "
+              "leak dump")),
+        ("", ("secretly silently covertly quietly discreetly",
+              "call invoke send forward upload email exfiltrate copy leak transmit")),
+        ("", ("prompt message instruction instructions now", "system you")),
+    )
+)
+
+
+# Without one of these words (or "<" or "[") no pattern can match.
+_FIRST_WORDS = frozenset().union(*(groups[0] for chars, groups in _WORD_NEEDS if not chars))
+
+
+def _candidates(text: str) -> tuple[int, ...]:
+    """Indices of the INJECTION_PATTERNS that may match somewhere in ``text``."""
+    if not text.isascii():
+        hits = set(_TRIGGER.findall(text.lower()))
+        return tuple(sorted({i for t in hits for i in _PATTERNS_OF[t]}))
+    words = letter_words(text)
+    if _FIRST_WORDS.isdisjoint(words) and "<" not in text and "[" not in text:
+        return ()  # most texts
+    words = set(words)
+    return tuple(
+        index for index, (chars, groups) in enumerate(_WORD_NEEDS)
+        if (not chars or any(c in text for c in chars)) and all(not group.isdisjoint(words) for group in groups)
+    )
+
+
+def could_inject(text: str) -> bool:
+    """Whether any injection pattern may match in ``text`` (decoded tool text, or several
+    joined with newlines): a cheap per-tool pre-check."""
+    return bool(_candidates(text))
+
+
 _ENCODED = re.compile(r"\\(?:u00[0-7]|x|U)")  # an escaped ASCII character could spell anything
 
 
@@ -97,10 +154,9 @@ def find_injection(text: str) -> list[Match]:
 
 @lru_cache(maxsize=4096)  # generated manifests repeat the same parameter descriptions
 def _scan_injection(text: str) -> tuple[Match, ...]:
-    hits = set(_TRIGGER.findall(text.lower()))
-    if not hits:
+    chosen = _candidates(text)
+    if not chosen:
         return ()
-    chosen = sorted({i for t in hits for i in _PATTERNS_OF[t]})
     found = [
         Match(INJECTION_PATTERNS[i][0], m.group(), m.start())
         for i in chosen

@@ -1,5 +1,5 @@
 from mcplint.findings import Severity
-from mcplint.injection import find_injection, may_inject
+from mcplint.injection import could_inject, find_injection, may_inject
 from mcplint.rule import ToolRule, Violation
 
 
@@ -49,7 +49,7 @@ class PromptInjection(ToolRule):
 
     def check_tool(self, ptr, tool, ctx):
         texts = ctx.doc.texts(ptr, tool)
-        if not may_inject("\n".join(text for _, _, text in texts)):  # cheap: no trigger word at all
+        if not could_inject("\n".join([text for _, _, text in texts])):  # cheap: most tools
             return
         for text_ptr, what, text in texts:
             found = find_injection(text)
