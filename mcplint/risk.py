@@ -202,17 +202,18 @@ def _name_intent(name: str) -> Intent | None:
         return None
     if len(words) == 1 and words[0] in _SHELL_NAMES:
         return Intent(words[0], "execute", "name")
+    if _KNOWN.isdisjoint(words):
+        return None  # no effect word at all: most names
     verb_at = 0 if words[0] in _VERB_POSITION or words[0] in _NEUTRAL or words[0] in _EXEC_VERBS else 1
     best: Intent | None = None
     for index, word in enumerate(words):
-        rest = words[index + 1:]
         if word in _EXEC_VERBS and _runs_code(words, index, verb_at):
             effect = "execute"
         elif index == verb_at:
             effect = _VERB_POSITION.get(word)
         else:
             effect = _ANYWHERE.get(word)
-        if effect is None or _not_an_effect(word, effect, rest[:1]):
+        if effect is None or _not_an_effect(word, effect, words[index + 1:index + 2]):
             continue
         if best is None or EFFECTS.index(effect) < EFFECTS.index(best.effect):
             best = Intent(word, effect, "name")
@@ -237,7 +238,14 @@ def _runs_code(words: list[str], index: int, verb_at: int) -> bool:
 def _description_intent(description: str) -> Intent | None:
     prefix = _DESC_PREFIX.match(description)
     start = prefix.end() if prefix else 0
-    words = _DESC_WORD.findall(description[start:start + 120].lower())
+    opening = description[start:start + 120].lower()
+    first = _DESC_WORD.search(opening)
+    if first is None:
+        return None
+    word = first.group()
+    if not (word.endswith("ly") and len(word) > 4) and _base_form(word) not in _KNOWN:
+        return None  # most descriptions: the leading word alone rules out every effect
+    words = _DESC_WORD.findall(opening)
     while words and words[0].endswith("ly") and len(words[0]) > 4:  # "Permanently deletes"
         words.pop(0)
     if not words:
