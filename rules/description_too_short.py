@@ -43,8 +43,12 @@ class DescriptionTooShort(ToolRule):
         if not isinstance(text, str) or not text.strip():
             return
         minimum = ctx.options.min_words
-        if sum(1 for _, token in zip(range(minimum), (t for t in text.split() if _WORD.search(t)))) >= minimum:
-            return  # enough words: stop counting early
+        seen = 0
+        for token in text.split():
+            if _WORD.search(token):
+                seen += 1
+                if seen >= minimum:
+                    return  # enough words: stop counting early
         count = len(_WORD.findall(text))
         if count < minimum:
             words = "word" if count == 1 else "words"

@@ -50,14 +50,15 @@ class TitleNotMeaningful(ToolRule):
 
     def check_tool(self, ptr, tool, ctx):
         name = tool.get("name") if isinstance(tool.get("name"), str) else None
-        fields = [(ptr / "annotations" / "title", "annotations.title", tool.get("annotations"))]
+        fields = [("annotations.title", tool.get("annotations"))]
         if ctx.version >= versions.V2025_06_18:
-            fields.insert(0, (ptr / "title", "title", tool))
-        for title_ptr, label, holder in fields:
+            fields.insert(0, ("title", tool))
+        for label, holder in fields:
             title = holder.get("title") if isinstance(holder, dict) else None
             if isinstance(title, str):
                 problem = _problem(title, name)
                 if problem:
+                    title_ptr = ptr / "title" if label == "title" else ptr / "annotations" / "title"
                     yield Violation(title_ptr, f"Tool {label} {problem}")
 
 
