@@ -182,8 +182,8 @@ def facts(schema: dict, version: str) -> Facts:
     through ``tool_schemas``. (Walking is about as fast as hashing the schema's text,
     so identical schemas are not deduplicated here; jsonschema results are.)"""
     found = Facts(*schema_dialect(schema, version))
-    base = schema.get("$id") if isinstance(schema.get("$id"), str) else ""
-    found.base = base.split("#", 1)[0]
+    base = schema.get("$id")
+    found.base = base.split("#", 1)[0] if isinstance(base, str) else ""
     found.resources[found.base] = ()
     _walk(schema, (), found, 0, True)
     return found
@@ -255,6 +255,9 @@ def _parameters(properties: dict, path: tuple, f: Facts, depth: int) -> None:
                 f.hinted.append((sub_path, name))
         elif sub is True:
             f.free_form.append((sub_path, name))
+            continue
+        elif sub is False:
+            continue
         _walk(sub, sub_path, f, depth, True)
 
 
@@ -325,7 +328,8 @@ def _walk(node, path: tuple, f: Facts, depth: int, params: bool) -> None:
         elif kind == _ONE:
             if key == "additionalItems" and f.strict:
                 f.idioms.append((path + (key,), key))
-            _walk(value, path + (key,), f, depth, False)
+            if value is not True and value is not False:  # (often `additionalProperties: false`)
+                _walk(value, path + (key,), f, depth, False)
         elif kind == _ENUM or kind == _LISTVAL:
             if type(value) is not list:
                 f.fast_valid = False
@@ -388,15 +392,25 @@ def _walk(node, path: tuple, f: Facts, depth: int, params: bool) -> None:
         f.arrays_without_items.append(path)
     if params and "required" in node:
         required, properties = node["required"], node.get("properties")
-        if type(required) is list and required and not (
-                type(properties) is dict and all(type(n) is str and n in properties for n in required)):
-            f.required_gaps.append(path)
+        if type(required) is list and required:
+            if type(properties) is not dict:
+                f.required_gaps.append(path)
+            else:
+                for name in required:  # a loop: cheaper than all() for these short lists
+                    if type(name) is not str or name not in properties:
+                        f.required_gaps.append(path)
+                        break
     if saved is not None:
         f.base, f.resource = saved
 
 
 def _string_set(value) -> bool:
-    return type(value) is list and all(type(v) is str for v in value) and len(set(value)) == len(value)
+    if type(value) is not list:
+        return False
+    for item in value:  # a loop: cheaper than all() for these short lists
+        if type(item) is not str:
+            return False
+    return len(set(value)) == len(value)
 
 
 # -- metaschema validation with jsonschema (slow path) ---------------------------------------
