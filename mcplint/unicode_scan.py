@@ -91,6 +91,12 @@ def char_label(char: str) -> str:
     return f"U+{cp:04X} {name}"
 
 
+def may_hide_in(text: str) -> bool:
+    """Whether ``text`` (or any of several texts joined with newlines) holds a character
+    ``find_hidden`` looks at: a cheap per-tool pre-check."""
+    return _CANDIDATE.search(text) is not None
+
+
 def find_hidden(text: str) -> list[Hidden]:
     """Every hidden character or run in ``text``, in order."""
     if _CANDIDATE.search(text) is None:

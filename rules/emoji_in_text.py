@@ -1,3 +1,4 @@
+from mcplint.document.manifest import joined_texts
 from mcplint.emoji import find_emoji, may_contain_emoji
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
@@ -47,6 +48,8 @@ class EmojiInText(ToolRule):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):
+        if joined_texts(ctx.doc, ptr, tool).isascii():  # most tools: no need to walk their texts
+            return
         for text_ptr, what, text in ctx.doc.texts(ptr, tool):
             if text.isascii():  # most texts: skip the call
                 continue

@@ -1,6 +1,7 @@
+from mcplint.document.manifest import joined_texts
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
-from mcplint.unicode_scan import context_before, find_hidden, may_hide
+from mcplint.unicode_scan import context_before, find_hidden, may_hide, may_hide_in
 
 
 class HiddenCharacters(ToolRule):
@@ -54,6 +55,8 @@ class HiddenCharacters(ToolRule):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):
+        if not may_hide_in(joined_texts(ctx.doc, ptr, tool)):  # most tools: no need to walk their texts
+            return
         for text_ptr, what, text in ctx.doc.texts(ptr, tool):
             hidden = find_hidden(text)
             if not hidden:

@@ -1,5 +1,6 @@
 from functools import lru_cache
 
+from mcplint.document.manifest import joined_texts
 from mcplint.findings import Severity
 from mcplint.lexicon import ADVICE, MarketingMatcher
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
@@ -63,15 +64,15 @@ class MarketingLanguage(ToolRule):
         setup = _setup(ctx.options)  # once per document, not per tool
         for ptr, tool in doc.tools():
             if isinstance(tool, dict):
-                yield from self._check_texts(ctx.doc.texts(ptr, tool), *setup)
+                yield from self._check_tool(ptr, tool, ctx, *setup)
 
     def check_tool(self, ptr, tool, ctx):
-        return self._check_texts(ctx.doc.texts(ptr, tool), *_setup(ctx.options))
+        return self._check_tool(ptr, tool, ctx, *_setup(ctx.options))
 
-    def _check_texts(self, texts, matcher, allow):
-        if not matcher.may_match("\n".join([text for _, _, text in texts])):  # one pass: most tools
+    def _check_tool(self, ptr, tool, ctx, matcher, allow):
+        if not matcher.may_match(joined_texts(ctx.doc, ptr, tool)):  # one pass over all texts: most tools
             return
-        for text_ptr, what, text in texts:
+        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
             if what == "name":
                 text = text.replace("_", " ").replace("-", " ").replace(".", " ")
             found: dict[str, dict[str, None]] = {}

@@ -1,3 +1,4 @@
+from mcplint.document.manifest import joined_texts
 from mcplint.findings import Severity
 from mcplint.injection import find_markup, may_have_markup
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
@@ -51,11 +52,10 @@ class MarkupInText(ToolRule):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):
-        texts = ctx.doc.texts(ptr, tool)
-        if not may_have_markup("\n".join(text for _, _, text in texts)):  # cheap: no '<' at all
+        if not may_have_markup(joined_texts(ctx.doc, ptr, tool)):  # cheap: no '<' at all
             return
         allowed = frozenset(tag.lower() for tag in ctx.options.allowed_tags)
-        for text_ptr, what, text in texts:
+        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
             found = find_markup(text, allowed)
             if not found:
                 continue

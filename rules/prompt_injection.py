@@ -1,3 +1,4 @@
+from mcplint.document.manifest import joined_texts
 from mcplint.findings import Severity
 from mcplint.injection import could_inject, find_injection, may_inject
 from mcplint.rule import ToolRule, Violation
@@ -48,10 +49,9 @@ class PromptInjection(ToolRule):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):
-        texts = ctx.doc.texts(ptr, tool)
-        if not could_inject("\n".join([text for _, _, text in texts])):  # cheap: most tools
+        if not could_inject(joined_texts(ctx.doc, ptr, tool)):  # cheap: most tools
             return
-        for text_ptr, what, text in texts:
+        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
             found = find_injection(text)
             if not found:
                 continue

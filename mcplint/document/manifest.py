@@ -163,6 +163,36 @@ def tool_texts(ptr: Pointer, tool: dict, parameters=None) -> Iterator[tuple[Poin
     return iter(_tool_texts(ptr, tool, parameters))
 
 
+def joined_texts(doc: Manifest, ptr: Pointer, tool: dict) -> str:
+    """The texts of ``doc.texts(ptr, tool)`` joined with newlines, computed once per
+    document without building their pointers: the text rules pre-check a tool with it
+    and walk ``texts`` only when the tool may have a finding."""
+    key = ("joined-texts", id(tool))
+    found = doc._cache.get(key)
+    if found is None:
+        found = doc._cache[key] = "\n".join(_tool_strings(tool, doc.parameters(ptr, tool)))
+    return found
+
+
+def _tool_strings(tool: dict, parameters) -> list[str]:
+    """The texts ``_tool_texts`` lists, in the same order, alone."""
+    strings = [value for value in (tool.get("name"), tool.get("title"), tool.get("description"))
+               if isinstance(value, str)]
+    annotations = tool.get("annotations")
+    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
+        strings.append(annotations["title"])
+    walked = list(parameters)
+    if isinstance(tool.get("outputSchema"), dict):
+        _schema_properties(tool["outputSchema"], Pointer(), 0, walked)  # (pointers unused)
+    for _, _, prop in walked:
+        if isinstance(prop, dict):
+            for field in ("title", "description"):
+                value = prop.get(field)
+                if isinstance(value, str):
+                    strings.append(value)
+    return strings
+
+
 def _tool_texts(ptr: Pointer, tool: dict, parameters) -> list[tuple[Pointer, str, str]]:
     texts = []
     for field in ("name", "title", "description"):
