@@ -1,6 +1,7 @@
 from functools import lru_cache
 from typing import Literal
 
+from mcplint.document.manifest import property_schemas
 from mcplint.findings import Severity
 from mcplint.lexicon import matches_style, to_style
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
@@ -52,10 +53,10 @@ class ParameterNameStyle(ToolRule):
         style = ctx.options.style
         if style == "any":
             return
-        for prop_ptr, name, _ in ctx.doc.parameters(ptr, tool):
+        for index, (name, _) in enumerate(property_schemas(tool.get("inputSchema"))):
             message = _problem(name, style)
-            if message is not None:
-                yield Violation(prop_ptr, message, at_key=True)
+            if message is not None:  # the pointers, in the same order, only for a finding
+                yield Violation(ctx.doc.parameters(ptr, tool)[index][0], message, at_key=True)
 
 
 @lru_cache(maxsize=4096)  # parameter names repeat across the tools of a server

@@ -156,6 +156,29 @@ def _schema_properties(schema: Any, ptr: Pointer, depth: int, found: list) -> No
         _schema_properties(items, _new(Pointer, (*ptr, "items")), depth + 1, found)
 
 
+def property_schemas(schema: Any) -> list[tuple[str, Any]]:
+    """(property name, schema) of what ``schema_properties`` yields, in the same order,
+    without building pointers: for checks that need a pointer only for a finding."""
+    found: list[tuple[str, Any]] = []
+    _property_schemas(schema, 0, found)
+    return found
+
+
+def _property_schemas(schema: Any, depth: int, found: list) -> None:
+    """``_schema_properties`` without the pointers."""
+    if not isinstance(schema, dict) or depth > MAX_SCHEMA_DEPTH:
+        return
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        for name, sub in properties.items():
+            found.append((name, sub))
+            if isinstance(sub, dict) and ("properties" in sub or "items" in sub):
+                _property_schemas(sub, depth + 1, found)
+    items = schema.get("items")
+    if isinstance(items, dict):
+        _property_schemas(items, depth + 1, found)
+
+
 def tool_texts(ptr: Pointer, tool: dict, parameters=None) -> Iterator[tuple[Pointer, str, str]]:
     """Human-facing strings of a tool: (pointer, what it is, text). Covers the name,
     title, description, annotations.title, and parameter titles and descriptions.
@@ -170,26 +193,28 @@ def joined_texts(doc: Manifest, ptr: Pointer, tool: dict) -> str:
     key = ("joined-texts", id(tool))
     found = doc._cache.get(key)
     if found is None:
-        found = doc._cache[key] = "\n".join(_tool_strings(tool, doc.parameters(ptr, tool)))
+        found = doc._cache[key] = "\n".join(_tool_strings(tool))
     return found
 
 
-def _tool_strings(tool: dict, parameters) -> list[str]:
+def _tool_strings(tool: dict) -> list[str]:
     """The texts ``_tool_texts`` lists, in the same order, alone."""
     strings = [value for value in (tool.get("name"), tool.get("title"), tool.get("description"))
                if isinstance(value, str)]
     annotations = tool.get("annotations")
     if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
         strings.append(annotations["title"])
-    walked = list(parameters)
-    if isinstance(tool.get("outputSchema"), dict):
-        _schema_properties(tool["outputSchema"], Pointer(), 0, walked)  # (pointers unused)
-    for _, _, prop in walked:
+    walked = []
+    _property_schemas(tool.get("inputSchema"), 0, walked)
+    _property_schemas(tool.get("outputSchema"), 0, walked)
+    for _, prop in walked:
         if isinstance(prop, dict):
-            for field in ("title", "description"):
-                value = prop.get(field)
-                if isinstance(value, str):
-                    strings.append(value)
+            title = prop.get("title")
+            if isinstance(title, str):
+                strings.append(title)
+            description = prop.get("description")
+            if isinstance(description, str):
+                strings.append(description)
     return strings
 
 
