@@ -207,7 +207,8 @@ def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan) -> Finding:
 
 
 def fingerprint(code: str, manifest: Manifest, ptr: Pointer) -> str:
-    """Stable across reformatting and moves within the file: no line numbers."""
+    """Stable across reformatting and moving tools: no line numbers, and the tool is
+    named rather than numbered (see ``logical_pointer``)."""
     value = manifest.document.data
     for token in ptr:
         try:
@@ -215,8 +216,20 @@ def fingerprint(code: str, manifest: Manifest, ptr: Pointer) -> str:
         except (KeyError, IndexError, TypeError, ValueError):
             break
     payload = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-    digest = hashlib.sha256(f"{code}\0{manifest.path}\0{ptr}\0{payload}".encode())
+    logical = logical_pointer(manifest, ptr)
+    digest = hashlib.sha256(f"{code}\0{manifest.path}\0{logical}\0{payload}".encode())
     return digest.hexdigest()[:32]
+
+
+def logical_pointer(manifest: Manifest, ptr: Pointer) -> str:
+    """The pointer with the tool's array index replaced by its name, e.g.
+    ``/tools/3/description`` -> ``/tools/[get_user]/description``."""
+    depth = len(manifest.tools_pointer)
+    name = manifest.tool_name_at(ptr)
+    if manifest.shape == "tool" or name is None or len(ptr) <= depth:
+        return str(ptr)
+    rest = Pointer(ptr[depth + 1:])
+    return f"{Pointer(ptr[:depth])}/[{name}]{rest}"
 
 
 def _ignored(finding: Finding, document: Document, plan: Plan) -> bool:
