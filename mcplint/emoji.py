@@ -120,10 +120,13 @@ def find_emoji(text: str) -> list[str]:
     return found
 
 
+_ESCAPE = re.compile(r"\\[uU]")  # (a regex finds it in a large text faster than `in` does)
+
+
 def may_contain_emoji(source: str) -> bool:
     """False when a whole JSON or YAML source text can hold no emoji at all: it is
     ASCII and has no ``\\u``/``\\U`` escape that could spell one. A fast pre-check."""
-    return not source.isascii() or "\\u" in source or "\\U" in source
+    return not source.isascii() or _ESCAPE.search(source) is not None
 
 
 def strip_emoji(text: str) -> str:

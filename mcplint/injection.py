@@ -135,6 +135,7 @@ def could_inject(text: str) -> bool:
 
 
 _ENCODED = re.compile(r"\\(?:u00[0-7]|x|U)")  # an escaped ASCII character could spell anything
+_LINK_TARGET = re.compile(r"\]\(")  # (a regex finds it in a large text faster than `in` does)
 
 
 def may_inject(source: str) -> bool:
@@ -144,7 +145,7 @@ def may_inject(source: str) -> bool:
 
 def may_have_markup(source: str) -> bool:
     """Whether a JSON/YAML source text could hold markup anywhere (cheap pre-check)."""
-    return "<" in source or "](" in source or _ENCODED.search(source) is not None
+    return "<" in source or _LINK_TARGET.search(source) is not None or _ENCODED.search(source) is not None
 
 
 def find_injection(text: str) -> list[Match]:
