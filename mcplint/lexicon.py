@@ -176,6 +176,12 @@ _LINKING = {"that", "which", "to", "for", "will", "can", "you", "users", "user",
             "is", "used", "lets", "allows", "helps", "help", "be", "when"}
 
 
+def _skippable(word: str) -> bool:
+    """A filler or an adverb before the verb: "also", "Recursively"."""
+    lower = word.lower()
+    return lower in _FILLERS or (lower.endswith("ly") and len(word) > 3)
+
+
 def _first_words(text: str, count: int) -> list[str]:
     """``_WORD_AT.findall(text)[:count]``, without scanning past the last word wanted."""
     return [match.group() for match in islice(_WORD_AT.finditer(text), count)]
@@ -211,16 +217,18 @@ def opening_problem(text: str, extra: Iterable[str] = ()) -> tuple[str, str, str
             words = [w for w in _first_words(rest[found.end():found.end() + 80], 4)
                      if w.lower() not in _LINKING]
             return "preamble", found.group(0), _base_verb(words[0], extra) if words else None
-    first = _WORD_AT.match(rest)
+    first = _WORD_AT.match(rest, 0, 200)  # (the first of the words below, when at the start)
     if first and is_verb(first.group(), extra):
         return None  # the common case, decided without finding the next words
-    words = _first_words(rest[:200], 4)
+    if first and not _skippable(first.group()):
+        words = [first.group()]  # nothing to skip: the first word is the one to judge
+    else:
+        words = _first_words(rest[:200], 4)
     if not words:
         return None
     skipped = 0
     while (skipped < 2 and len(words) > skipped + 1 and not is_verb(words[skipped], extra)
-           and (words[skipped].lower() in _FILLERS or (words[skipped].lower().endswith("ly") and len(words[skipped]) > 3))
-           and _base_verb(words[skipped + 1], extra)):
+           and _skippable(words[skipped]) and _base_verb(words[skipped + 1], extra)):
         skipped += 1
     word = words[skipped]
     if is_verb(word, extra):

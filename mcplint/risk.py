@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping
 
 DESTRUCTIVE_EFFECTS = ("destroy", "pay", "execute", "send")
@@ -235,6 +236,7 @@ def _runs_code(words: list[str], index: int, verb_at: int) -> bool:
     return index == len(words) - 1 and index > 0 and words[index - 1] in _EXEC_OBJECTS
 
 
+@lru_cache(maxsize=4096)  # generated tool lists repeat descriptions
 def _description_intent(description: str) -> Intent | None:
     prefix = _DESC_PREFIX.match(description)
     start = prefix.end() if prefix else 0

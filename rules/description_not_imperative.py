@@ -1,6 +1,10 @@
+from functools import lru_cache
+
 from mcplint.findings import Severity
 from mcplint.lexicon import NON_VERB_OPENERS, opening_problem
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
+
+_opening_problem = lru_cache(maxsize=4096)(opening_problem)  # generated tool lists repeat descriptions
 
 
 def _like(word: str, example: str) -> str:
@@ -59,7 +63,7 @@ class DescriptionNotImperative(ToolRule):
         if not isinstance(text, str) or not text.strip():
             return
         extra = frozenset(v.strip().lower() for v in ctx.options.extra_verbs)
-        problem = opening_problem(text, extra)
+        problem = _opening_problem(text, extra)
         if problem is None:
             return
         kind, opening, verb = problem
