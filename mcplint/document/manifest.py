@@ -204,18 +204,30 @@ def _tool_strings(tool: dict) -> list[str]:
     annotations = tool.get("annotations")
     if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
         strings.append(annotations["title"])
-    walked = []
-    _property_schemas(tool.get("inputSchema"), 0, walked)
-    _property_schemas(tool.get("outputSchema"), 0, walked)
-    for _, prop in walked:
-        if isinstance(prop, dict):
-            title = prop.get("title")
-            if isinstance(title, str):
-                strings.append(title)
-            description = prop.get("description")
-            if isinstance(description, str):
-                strings.append(description)
+    _property_strings(tool.get("inputSchema"), 0, strings)
+    _property_strings(tool.get("outputSchema"), 0, strings)
     return strings
+
+
+def _property_strings(schema: Any, depth: int, strings: list) -> None:
+    """Titles and descriptions of the properties ``_schema_properties`` visits, in order."""
+    if not isinstance(schema, dict) or depth > MAX_SCHEMA_DEPTH:
+        return
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        for sub in properties.values():
+            if isinstance(sub, dict):
+                title = sub.get("title")
+                if isinstance(title, str):
+                    strings.append(title)
+                description = sub.get("description")
+                if isinstance(description, str):
+                    strings.append(description)
+                if "properties" in sub or "items" in sub:
+                    _property_strings(sub, depth + 1, strings)
+    items = schema.get("items")
+    if isinstance(items, dict):
+        _property_strings(items, depth + 1, strings)
 
 
 def _tool_texts(ptr: Pointer, tool: dict, parameters) -> list[tuple[Pointer, str, str]]:
