@@ -95,8 +95,9 @@ _WORD_NEEDS: tuple[tuple[str, tuple[frozenset[str], ...]], ...] = tuple(
               "previous prior above earlier preceding former original system",
               "instruction instructions prompt prompts rules directions directives guidelines messages context "
               "constraints")),
+        # hiding from the user: "do not tell", "don't let ... know", "without telling", "hide it from"
         ("", ("tell mention inform notify alert reveal disclose know telling informing notifying alerting "
-              "hide conceal keep",  # hide from the user: "do not tell", "don't let ... know", "without telling", "hide it"
+              "hide conceal keep",
               "user users",
               "not don dont never shouldn shouldnt without hide conceal keep")),
         ("", ("ssh rsa dsa ecdsa ed aws mcp claude shadow credentials netrc wallet gnupg docker",
