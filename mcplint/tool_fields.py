@@ -31,8 +31,11 @@ ICON_THEMES = ("light", "dark")
 TASK_SUPPORT = ("forbidden", "optional", "required")
 
 
+_NOWHERE: frozenset[str] = frozenset()
+
+
 def defined_in(field: str, version: str) -> bool:
-    return version in TOOL_FIELDS.get(field, frozenset())
+    return version in TOOL_FIELDS.get(field, _NOWHERE)
 
 
 def field_range(field: str) -> str:

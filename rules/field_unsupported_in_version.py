@@ -1,6 +1,6 @@
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
-from mcplint.tool_fields import TOOL_FIELDS, defined_in, field_range
+from mcplint.tool_fields import TOOL_FIELDS, field_range
 
 _REMOVED = {"execution": " (tasks became the io.modelcontextprotocol/tasks extension in 2026-07-28)"}
 
@@ -39,7 +39,7 @@ class FieldUnsupportedInVersion(ToolRule):
 
     def check_tool(self, ptr, tool, ctx):
         for field in tool:
-            if field in TOOL_FIELDS and not defined_in(field, ctx.version):
+            if field in TOOL_FIELDS and ctx.version not in TOOL_FIELDS[field]:
                 removed = _REMOVED.get(field, "") if ctx.version > max(TOOL_FIELDS[field]) else ""
                 yield Violation(
                     ptr / field,
