@@ -321,9 +321,10 @@ _LETTERS = re.compile(r"[a-z]+")
 
 
 def _bounded(source: str, phrase: str) -> str:
-    """``source`` that only matches as whole words where ``phrase`` starts or ends with one."""
-    before = _BEFORE if phrase[0].isalnum() else ""
-    after = _AFTER if phrase[-1].isalnum() or phrase[-1] == "." else ""
+    """``source`` that only matches as whole words where ``phrase`` starts or ends with one
+    (not for CJK and other scripts written without spaces, from U+2E80 on)."""
+    before = _BEFORE if phrase[0].isalnum() and phrase[0] < "\u2e80" else ""
+    after = _AFTER if (phrase[-1].isalnum() and phrase[-1] < "\u2e80") or phrase[-1] == "." else ""
     return f"{before}(?:{source}){after}"
 
 
@@ -344,7 +345,8 @@ class MarketingMatcher:
         for kind, source, triggers in entries:
             compiled = (kind, re.compile(source, re.I | re.M))
             for trigger in triggers:
-                table = self.by_word if trigger.isalpha() else self.by_symbol
+                # letter_words() yields ASCII words only: other triggers are searched as text
+                table = self.by_word if trigger.isascii() and trigger.isalpha() else self.by_symbol
                 table.setdefault(trigger, []).append(compiled)
         self._cache: dict[str, list[tuple[str, str]]] = {}  # texts repeat across tools
         longest_first = sorted(self.by_symbol, key=len, reverse=True)
