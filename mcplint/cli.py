@@ -31,6 +31,8 @@ class Format(str, Enum):
     json = "json"
     sarif = "sarif"
     github = "github"
+    junit = "junit"
+    gitlab = "gitlab"
 
 
 class FailOn(str, Enum):
@@ -73,6 +75,8 @@ def check(
     config: Optional[Path] = typer.Option(None, "--config", help="Config file (default: .mcplint.yaml or [tool.mcplint] in pyproject.toml, found upward)."),
     fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Lowest severity that makes the exit code 1 [default: error]."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Say which files were skipped and why."),
+    sarif_output: Optional[Path] = typer.Option(None, "--sarif-output", help="Also write a SARIF report to this file, whatever --format prints."),
+    skip_non_manifests: bool = typer.Option(False, "--skip-non-manifests", help="Treat named files like files found in a folder: skip those that are not MCP manifests, apply include/exclude (for pre-commit)."),
 ) -> None:
     """Lint MCP tool manifests (JSON or YAML)."""
     from mcplint.commands.check import run_check
@@ -81,6 +85,7 @@ def check(
         paths=paths, fmt=format.value, output=output, select=_split(select), ignore=_split(ignore),
         protocol_version=protocol_version, config_path=config,
         fail_on=fail_on.value if fail_on else None, verbose=verbose,
+        sarif_output=sarif_output, skip_non_manifests=skip_non_manifests,
     )
     raise typer.Exit(code)
 

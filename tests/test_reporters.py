@@ -26,7 +26,7 @@ from mcplint.summary import summarize
 
 GOLDEN = FIXTURES / "reporters"
 ANSI = re.compile(r"\x1b\[")
-EXTENSIONS = {"rich": "txt", "json": "json", "sarif": "sarif", "github": "txt"}
+EXTENSIONS = {"rich": "txt", "json": "json", "sarif": "sarif", "github": "txt", "junit": "xml", "gitlab": "json"}
 
 
 # ---------------------------------------------------------------- synthetic rules

@@ -7,7 +7,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from mcplint import __version__, config as config_module, discovery, engine, reporters
+from mcplint import __version__, ci, config as config_module, discovery, engine, reporters
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
 from mcplint.summary import summarize
@@ -16,7 +16,8 @@ from mcplint.versions import VERSIONS
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose) -> int:
+def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,
+              sarif_output=None, skip_non_manifests=False) -> int:
     if protocol_version is not None and protocol_version not in VERSIONS:
         raise MCPLintError(f"--protocol-version {protocol_version!r} is not one of {', '.join(VERSIONS)}")
     if config_path is not None and not Path(config_path).is_file():
@@ -24,6 +25,8 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
     cfg = config_module.load(Path(config_path) if config_path else config_module.discover())
     plan = engine.Plan.build(cfg, select or None, ignore, protocol_version)
     targets = discovery.collect(paths, cfg)
+    if skip_non_manifests:  # pre-commit names every JSON/YAML file: skip non-manifests, not fail
+        targets = ci.as_walked(targets, cfg)
     result = engine.run(targets, plan)
 
     if verbose:
@@ -32,7 +35,7 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         print(f"mcplint: {len(result.files)} manifest(s) linted, {len(result.skipped)} file(s) skipped", file=sys.stderr)
     for message in result.errors:
         print(f"mcplint: error: {message}", file=sys.stderr)
-    if not result.files and not result.errors:
+    if not result.files and not result.errors and not skip_non_manifests:
         hint = "" if verbose or not result.skipped else f" ({len(result.skipped)} file(s) skipped; -v says why)"
         raise MCPLintError(f"no MCP tool manifests found in {', '.join(paths)}{hint}")
 
@@ -51,6 +54,10 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
     )
     text = reporters.render(fmt, result.findings, ctx)
     _write(text, output)
+    if sarif_output is not None:
+        _write(text if fmt == "sarif" else reporters.render("sarif", result.findings, ctx), sarif_output)
+    if summary_file := ci.step_summary_file(fmt):
+        ci.append_step_summary(result.findings, ctx, summary_file)
 
     if result.errors:
         return EXIT_ERROR

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # --format value -> module in this package
-FORMATS = {"rich": "terminal", "json": "json", "sarif": "sarif", "github": "github"}
+FORMATS = {
+    "rich": "terminal", "json": "json", "sarif": "sarif", "github": "github", "junit": "junit", "gitlab": "gitlab",
+}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,40 @@
+"""`--format gitlab`: a GitLab Code Quality report (``artifacts: reports: codequality:``).
+
+A JSON array of ``{"description", "check_name", "fingerprint", "severity", "location":
+{"path", "lines": {"begin"}}}``. Severities: error -> ``major``, warning -> ``minor``, info ->
+``info`` (``critical`` and ``blocker`` are left for worse than a failing lint, as ESLint's
+GitLab formatter does). GitLab compares findings between the merge request and its target by
+``fingerprint`` and shows one finding per fingerprint, so each must be unique and stable:
+mcplint's own fingerprint (rule, file, tool name, offending value; no line numbers), with a
+repeat count hashed in when one finding shares it with an earlier one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
+
+
+def render(findings, ctx) -> str:
+    seen: dict[str, int] = {}
+    issues = []
+    for finding in findings:
+        base = finding.fingerprint or _digest(finding.code, finding.path, finding.pointer, finding.message)
+        repeat = seen.get(base, 0)
+        seen[base] = repeat + 1
+        issues.append({
+            "description": f"{finding.code} {finding.name}: {finding.message}",
+            "check_name": finding.code,
+            "fingerprint": base if not repeat else _digest(base, str(repeat)),
+            "severity": SEVERITY[finding.severity.value],
+            "location": {"path": finding.path, "lines": {"begin": finding.span.line}},
+        })
+    if not issues:
+        return "[]\n"
+    return "[\n" + ",\n".join("  " + json.dumps(issue, ensure_ascii=False) for issue in issues) + "\n]\n"
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]

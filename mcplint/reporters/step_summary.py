@@ -1,0 +1,114 @@
+"""The Markdown summary ``check --format github`` appends to ``$GITHUB_STEP_SUMMARY``.
+
+GitHub shows only 10 error and 10 warning annotations per step; the job summary page shows
+this instead: counts by severity and rule, the findings (the first ``MAX_ROWS``), and the
+checklist verdicts. Pure: ``render_summary(findings, ctx) -> str``; the command appends it.
+
+Text from the linted files (messages quote tool names and descriptions) is escaped, so a
+manifest cannot add links, images, HTML or table cells to the summary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+MAX_ROWS = 50
+MAX_MESSAGE = 300
+LEVELS = ("error", "warning", "info")
+ICON = {"error": ":x:", "warning": ":warning:", "info": ":information_source:"}
+STAR = "\\*"  # a footnote mark, escaped: a bare "*" would start a list or emphasis
+VERDICT = {"pass": ":white_check_mark: pass", "fail": ":x: fail", "not-assessable": "not assessable"}
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+!|~])")
+
+
+def md(value: str) -> str:
+    """User text for one Markdown table cell: one line, no markup, no HTML."""
+    value = value.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+    value = _UNSAFE.sub(lambda m: f"U+{ord(m.group()):04X}", value)
+    value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN.sub(r"\\\1", value).replace("://", "\\://")  # no bare-URL autolinks either
+
+
+def render_summary(findings, ctx) -> str:
+    summary = ctx.summary or {}
+    out = ["## mcplint", "", _headline(findings, summary), ""]
+    if findings:
+        out += _by_rule(findings) + [""] + _findings(findings) + [""]
+    out += _checklist(summary.get("checklist", []))
+    return "\n".join(out) + "\n"
+
+
+def _headline(findings, summary: dict) -> str:
+    scope = f"{_plural(summary.get('files', 0), 'manifest')} ({_plural(summary.get('tools', 0), 'tool')})"
+    tail = []
+    if summary.get("protocol_versions"):
+        tail.append(f"protocol version {', '.join(summary['protocol_versions'])}")
+    if summary.get("skipped"):
+        tail.append(f"{_plural(summary['skipped'], 'file')} skipped")
+    if summary.get("errors"):
+        tail.append(f"{_plural(summary['errors'], 'file')} could not be read")
+    extra = "".join(f", {part}" for part in tail)
+    if not findings:
+        return f":white_check_mark: **No problems found** in {scope}{extra}."
+    counts = Counter(f.severity.value for f in findings)
+    levels = ", ".join(f"{ICON[lv]} {_plural(counts[lv], lv)}" for lv in LEVELS if counts[lv])
+    return f"**{_plural(len(findings), 'problem')}** ({levels}) in {scope}{extra}."
+
+
+def _by_rule(findings) -> list[str]:
+    rules: dict[str, tuple[str, Counter]] = {}
+    for f in findings:
+        rules.setdefault(f.code, (f.name, Counter()))[1][f.severity.value] += 1
+    rows = ["| Rule | Name | Severity | Count |", "| --- | --- | --- | ---: |"]
+    for code in sorted(rules):
+        name, levels = rules[code]
+        level = next(lv for lv in LEVELS if levels[lv])  # the most severe, if config split it
+        rows.append(f"| `{code}` | {md(name)} | {level} | {sum(levels.values())} |")
+    return rows
+
+
+def _findings(findings) -> list[str]:
+    rows = ["### Findings", "", "| | Rule | Location | Message |", "| --- | --- | --- | --- |"]
+    for f in findings[:MAX_ROWS]:
+        message = f.message if len(f.message) <= MAX_MESSAGE else f.message[: MAX_MESSAGE - 1] + "…"
+        where = f"{f.path}:{f.span.line}:{f.span.column}"
+        rows.append(f"| {ICON[f.severity.value]} | `{f.code}` {md(f.name)} | {md(where)} | {md(message)} |")
+    if len(findings) > MAX_ROWS:
+        more = len(findings) - MAX_ROWS
+        rows += ["", f"…and {more} more: the job log, the annotations and the SARIF report have them all."]
+    return rows
+
+
+def _checklist(checklist) -> list[str]:
+    if not checklist:
+        return []
+    counts = Counter(entry["status"] for entry in checklist)
+    rows = [
+        f"### Checklist: {counts['pass']} pass, {counts['fail']} fail, {counts['not-assessable']} not assessable",
+        "",
+        "| # | Item | Verdict |",
+        "| ---: | --- | --- |",
+    ]
+    notes: list[str] = []
+    for entry in checklist:
+        status = entry["status"]
+        verdict = VERDICT.get(status, status)
+        if status == "fail":
+            verdict += f" ({entry.get('findings', 0)})"
+        elif status == "not-assessable" and entry.get("note"):
+            if entry["note"] not in notes:
+                notes.append(entry["note"])
+            verdict += STAR * (notes.index(entry["note"]) + 1)
+        title = entry["title"].replace("|", "\\|")  # our own text: Markdown, but one cell
+        rows.append(f"| {entry['item']} | {title} | {verdict} |")
+    if notes:
+        rows.append("")
+        rows.extend(f"{STAR * (i + 1)} {note}" for i, note in enumerate(notes))  # our own text: Markdown
+    return rows
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 or noun == "info" else f"{count} {noun}s"
