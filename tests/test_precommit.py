@@ -1,0 +1,211 @@
+"""The pre-commit hook, run for real: `pre-commit try-repo` against throwaway git repos.
+
+try-repo pip-installs the hook repository into a fresh hook environment, which takes a while:
+this module runs exactly two try-repo invocations, in parallel, from one module-scoped fixture.
+The hook repository is a snapshot of this working tree (every file git does not ignore, new
+ones included) rather than the checkout itself: try-repo on a checkout takes only its committed,
+staged and modified tracked files, so a new module not yet added to git would be missing from
+the hook environment while the rest of the suite tests it. On a clean clone both are the same.
+The command-level behaviour the hook relies on (``--skip-non-manifests``) is tested directly
+below, quickly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, ROOT, run_mcplint
+
+GOOD_JSON = (FIXTURES / "manifests" / "clean-server.json").read_text(encoding="utf-8")
+BAD_JSON = (FIXTURES / "reporters" / "input-bad.json").read_text(encoding="utf-8")
+GOOD_YAML = """\
+tools:
+  - name: get_forecast
+    title: Get Forecast
+    description: Get the weather forecast for a city for the next few days.
+    inputSchema:
+      type: object
+      properties:
+        city:
+          type: string
+          description: City name, e.g. "Berlin".
+          minLength: 1
+          maxLength: 100
+      required: [city]
+      additionalProperties: false
+    annotations:
+      readOnlyHint: true
+"""
+UNRELATED = {
+    "package.json": '{"name": "weather-server", "version": "1.0.0", "scripts": {"start": "node index.js"}}\n',
+    "tsconfig.json": '{\n  // comments: not valid JSON\n  "compilerOptions": {"strict": true,},\n}\n',
+    "docker-compose.yml": "services:\n  server:\n    image: weather:latest\n",
+}
+# Looks like a broken manifest, so `check --skip-non-manifests` would fail (exit 2) on it:
+# the hook's file types must keep it from ever being passed.
+PYTHON_FILE = ("server/tools.py", '{"tools": [  # not JSON, and not a manifest\n')
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
+}
+
+
+def _git_repo(path: Path, files: dict[str, str | bytes]) -> Path:
+    for name, content in files.items():
+        (path / name).parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            (path / name).write_bytes(content)
+        else:
+            (path / name).write_text(content, encoding="utf-8")
+    env = {**_clean_env(), **GIT_ENV}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-gpg-sign", "-m", "files"]):
+        subprocess.run(["git", *args], cwd=path, env=env, check=True, capture_output=True)
+    return path
+
+
+def _clean_env() -> dict[str, str]:
+    """No git variables of an outer hook or repo leak into the throwaway repos."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("GIT_") and k != "FORCE_COLOR"}
+
+
+def _snapshot(path: Path) -> Path:
+    """This working tree as a one-commit git repo."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=ROOT, env=_clean_env(), capture_output=True)
+    if listed.returncode != 0:
+        pytest.skip("the project is not a git checkout: nothing for pre-commit try-repo to install")
+    files = {}
+    for name in listed.stdout.decode("utf-8").split("\0"):
+        if name and (ROOT / name).is_file():  # listed but deleted in the working tree: gone
+            files[name] = (ROOT / name).read_bytes()
+    return _git_repo(path, files)
+
+
+@pytest.fixture(scope="module")
+def try_repo(tmp_path_factory):
+    """Both try-repo runs at once: {"good": (code, output), "bad": (code, output)}."""
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    hook_repo = _snapshot(tmp_path_factory.mktemp("mcplint-snapshot"))
+    base = {**UNRELATED, "mcp/good.json": GOOD_JSON, "mcp/good.yaml": GOOD_YAML, PYTHON_FILE[0]: PYTHON_FILE[1]}
+    repos = {
+        "good": _git_repo(tmp_path_factory.mktemp("good-repo"), base),
+        "bad": _git_repo(tmp_path_factory.mktemp("bad-repo"), {**base, "mcp/bad.json": BAD_JSON}),
+    }
+    env = {**_clean_env(), "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    command = [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "mcplint", "--all-files", "--verbose",
+               "--color", "never"]
+    procs = {
+        name: subprocess.Popen(command, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for name, repo in repos.items()
+    }
+    results = {}
+    for name, proc in procs.items():
+        out, _ = proc.communicate(timeout=900)
+        results[name] = (proc.returncode, out.decode("utf-8", "replace"))
+    return results
+
+
+def _hook_output(output: str) -> str:
+    """What mcplint printed (after pre-commit's own header lines)."""
+    return output.split("- hook id: mcplint", 1)[-1]
+
+
+def test_hook_passes_on_good_manifests_and_unrelated_files(try_repo):
+    code, output = try_repo["good"]
+    assert code == 0, output
+    hook = _hook_output(output)
+    assert "mcplint" in output and "Passed" in output
+    # good.json and good.yaml linted; package.json, tsconfig.json, docker-compose.yml skipped;
+    # tools.py never passed (it would have been an error, exit 2)
+    assert "in 2 manifests" in hook and "3 files skipped" in hook, hook
+    assert "tools.py" not in output
+
+
+def test_hook_fails_on_a_bad_manifest(try_repo):
+    code, output = try_repo["bad"]
+    assert code == 1, output
+    hook = _hook_output(output)
+    assert "Failed" in output and "- exit code: 1" in output
+    assert "mcp/bad.json:" in hook and "in 3 manifests" in hook and "3 files skipped" in hook, hook
+    assert "tools.py" not in output and "package.json" not in hook
+
+
+# ---------------------------------------------------------------- the manifest itself
+
+
+def _hooks() -> list[dict]:
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+
+
+def test_hook_manifest_is_valid():
+    result = subprocess.run([sys.executable, "-m", "pre_commit", "validate-manifest", ".pre-commit-hooks.yaml"],
+                            cwd=ROOT, capture_output=True, timeout=120)
+    assert result.returncode == 0, result.stdout.decode() + result.stderr.decode()
+    (hook,) = _hooks()
+    assert hook["id"] == "mcplint" and hook["language"] == "python"
+    assert hook["entry"].split() == ["mcplint", "check", "--skip-non-manifests"]
+    assert hook["types_or"] == ["json", "yaml"] and hook["require_serial"] is True
+
+
+# ---------------------------------------------------------------- --skip-non-manifests
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    for name, text in {**UNRELATED, "good.json": GOOD_JSON, "bad.json": BAD_JSON}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_named_non_manifests_are_errors_without_the_flag(workdir):
+    result = run_mcplint("check", "package.json", "good.json", cwd=workdir)
+    assert result.returncode == 2
+    assert "package.json: not an MCP tool manifest" in result.stderr.decode()
+
+
+def test_skip_non_manifests_skips_named_files_that_are_not_manifests(workdir):
+    names = [*UNRELATED, "good.json"]
+    result = run_mcplint("check", *names, "--skip-non-manifests", "-v", "--format", "json", cwd=workdir)
+    assert result.returncode == 0, result.stderr.decode()
+    err = result.stderr.decode()
+    for name in UNRELATED:
+        assert f"mcplint: skipped {name}:" in err
+    assert json.loads(result.stdout)["summary"]["files"] == 1
+    bad = run_mcplint("check", *names, "bad.json", "--skip-non-manifests", cwd=workdir)
+    assert bad.returncode == 1 and "bad.json:" in bad.stdout.decode()
+
+
+def test_skip_non_manifests_with_nothing_to_lint_passes(workdir):
+    # a commit that touches only package.json must not fail the hook
+    result = run_mcplint("check", "package.json", "tsconfig.json", "--skip-non-manifests", cwd=workdir)
+    assert result.returncode == 0, result.stderr.decode()
+    assert run_mcplint("check", "package.json", cwd=workdir).returncode == 2  # a human still hears about it
+
+
+def test_skip_non_manifests_still_fails_on_a_broken_manifest(workdir):
+    (workdir / "broken.json").write_text('{"tools": [{"name": "x",}]}\n', encoding="utf-8")
+    result = run_mcplint("check", "broken.json", "package.json", "--skip-non-manifests", cwd=workdir)
+    assert result.returncode == 2
+    assert "broken.json:1:" in result.stderr.decode()
+    # so the Python file of the try-repo tests is a working canary: passed, it would fail the hook
+    (workdir / "tools.py").write_text(PYTHON_FILE[1], encoding="utf-8")
+    assert run_mcplint("check", "tools.py", "good.json", "--skip-non-manifests", cwd=workdir).returncode == 2
+
+
+def test_skip_non_manifests_applies_config_exclude_to_named_files(workdir):
+    (workdir / "vendor").mkdir()
+    shutil.copy(workdir / "bad.json", workdir / "vendor" / "bad.json")
+    (workdir / ".mcplint.yaml").write_text("exclude: [vendor/**]\n", encoding="utf-8")
+    hook = run_mcplint("check", "good.json", "vendor/bad.json", "--skip-non-manifests", cwd=workdir)
+    assert hook.returncode == 0, hook.stdout.decode() + hook.stderr.decode()
+    named = run_mcplint("check", "good.json", "vendor/bad.json", cwd=workdir)
+    assert named.returncode == 1  # without the flag a named file is always linted
