@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcplint import registry, versions
+from mcplint import registry, suppressions, versions
 from mcplint.config import Config, glob_to_regex, rule_options
 from mcplint.discovery import STDIN, Target, display_path
 from mcplint.document.loader import Document, load_document, read_stdin
@@ -30,6 +30,7 @@ class Plan:
     per_file_ignores: list[tuple[object, str, set[str]]]  # (glob regex, pointer prefix, codes)
     root: Path
     max_bytes: int
+    used_ignores: set[int] = field(default_factory=set)  # per-file-ignores entries that silenced a finding
 
     @classmethod
     def build(cls, config: Config, select=None, ignore=(), version: str | None = None) -> "Plan":
@@ -174,13 +175,14 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
             continue
         ctx = RuleContext(version, plan.options[rule.code], path, manifest)
         raw.extend((rule, v) for v in rule.check(manifest, ctx))
-    if not raw:
+    if not raw and not suppressions.present(manifest.document):
         return [], version
     document = manifest.document
     document.source_map.prepare(
         [v.pointer for _, v in raw] + [p for _, v in raw for p, _ in v.related]
     )
     findings = [_finding(rule, v, manifest, plan) for rule, v in raw]
+    findings = suppressions.apply(findings, manifest, plan, version)  # YAML comments, MCP001
     return [f for f in findings if not _ignored(f, document, plan)], version
 
 
@@ -236,12 +238,14 @@ def _ignored(finding: Finding, document: Document, plan: Plan) -> bool:
     if not plan.per_file_ignores:
         return False
     rel = _relative(document.path, plan.root)
-    for regex, pointer, codes in plan.per_file_ignores:
+    ignored = False
+    for index, (regex, pointer, codes) in enumerate(plan.per_file_ignores):
         if finding.code in codes and regex.match(rel) and (
             not pointer or finding.pointer == pointer or finding.pointer.startswith(pointer + "/")
         ):
-            return True
-    return False
+            plan.used_ignores.add(index)  # every matching entry counts as used
+            ignored = True
+    return ignored
 
 
 def _relative(path: str, root: Path) -> str:
