@@ -75,6 +75,8 @@ def check(
     config: Optional[Path] = typer.Option(None, "--config", help="Config file (default: .mcplint.yaml or [tool.mcplint] in pyproject.toml, found upward)."),
     fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Lowest severity that makes the exit code 1 [default: error]."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Say which files were skipped and why."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", help="Report only findings that this baseline file does not list (written by --write-baseline)."),
+    write_baseline: Optional[Path] = typer.Option(None, "--write-baseline", help="Write every current finding to this baseline file and exit 0."),
     sarif_output: Optional[Path] = typer.Option(None, "--sarif-output", help="Also write a SARIF report to this file, whatever --format prints."),
     skip_non_manifests: bool = typer.Option(False, "--skip-non-manifests", help="Treat named files like files found in a folder: skip those that are not MCP manifests, apply include/exclude (for pre-commit)."),
 ) -> None:
@@ -85,6 +87,7 @@ def check(
         paths=paths, fmt=format.value, output=output, select=_split(select), ignore=_split(ignore),
         protocol_version=protocol_version, config_path=config,
         fail_on=fail_on.value if fail_on else None, verbose=verbose,
+        baseline=baseline, write_baseline=write_baseline,
         sarif_output=sarif_output, skip_non_manifests=skip_non_manifests,
     )
     raise typer.Exit(code)

@@ -217,8 +217,13 @@ def fingerprint(code: str, manifest: Manifest, ptr: Pointer) -> str:
             value = value[int(token) if isinstance(value, list) else token]
         except (KeyError, IndexError, TypeError, ValueError):
             break
-    payload = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
     logical = logical_pointer(manifest, ptr)
+    if len(ptr) == len(manifest.tools_pointer) + 1 and logical.endswith("]"):
+        # A verdict on a whole named tool (a missing member, 'looks destructive'): the name
+        # in the logical pointer is its identity. Hashing every field would turn any edit
+        # of the tool (say, a better description) into a new finding for a baseline.
+        value = None
+    payload = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
     digest = hashlib.sha256(f"{code}\0{manifest.path}\0{logical}\0{payload}".encode())
     return digest.hexdigest()[:32]
 

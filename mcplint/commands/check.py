@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from mcplint import __version__, ci, config as config_module, discovery, engine, reporters
+from mcplint import baseline as baseline_module, suppressions
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
 from mcplint.summary import summarize
@@ -17,6 +18,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,
+              baseline=None, write_baseline=None,
               sarif_output=None, skip_non_manifests=False) -> int:
     if protocol_version is not None and protocol_version not in VERSIONS:
         raise MCPLintError(f"--protocol-version {protocol_version!r} is not one of {', '.join(VERSIONS)}")
@@ -24,6 +26,7 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         raise MCPLintError(f"{config_path}: config file not found")
     cfg = config_module.load(Path(config_path) if config_path else config_module.discover())
     plan = engine.Plan.build(cfg, select or None, ignore, protocol_version)
+    known = baseline_module.load_for_check(baseline, write_baseline)  # a bad file fails before linting
     targets = discovery.collect(paths, cfg)
     if skip_non_manifests:  # pre-commit names every JSON/YAML file: skip non-manifests, not fail
         targets = ci.as_walked(targets, cfg)
@@ -39,8 +42,16 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         hint = "" if verbose or not result.skipped else f" ({len(result.skipped)} file(s) skipped; -v says why)"
         raise MCPLintError(f"no MCP tool manifests found in {', '.join(paths)}{hint}")
 
+    for warning in suppressions.unused_config_ignores(cfg, plan, result.files):
+        print(f"mcplint: warning: {warning}", file=sys.stderr)
+    if write_baseline is not None:
+        return baseline_module.write(result, write_baseline)
+    outcome = baseline_module.apply(result, known, baseline) if known is not None else None
+
     rule_classes = tuple(type(r) for r in plan.rules)
     summary = summarize(result.findings, rule_classes, result.files, result.skipped, result.errors)
+    if outcome is not None:
+        summary["baseline"] = outcome.as_dict()
     to_terminal = output is None and sys.stdout.isatty()
     ctx = reporters.ReportContext(
         rules=rule_classes,
