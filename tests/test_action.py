@@ -237,3 +237,35 @@ def test_action_install_refuses_an_old_python(tmp_path):
     assert result.returncode == 2
     assert "::error title=mcplint::mcplint needs Python 3.11 or newer" in result.stdout.decode()
     assert runner.outputs["install"] == {}
+
+
+FAKE_PYTHON = """#!/bin/sh
+# Stands in for python3: "-c" checks pass, "-m venv DIR" makes a venv whose python logs pip's arguments.
+case "$1" in
+  -c) exit 0 ;;
+  -m) mkdir -p "$3/bin"
+      printf '#!/bin/sh\\necho "$*" >> "%s/pip-args"\\n' "$3" > "$3/bin/python"
+      printf '#!/bin/sh\\necho "mcplint 9.9.9"\\n' > "$3/bin/mcplint"
+      chmod +x "$3/bin/python" "$3/bin/mcplint" ;;
+esac
+"""
+
+
+@pytest.mark.parametrize(("version", "spec"), [
+    ("", "{action_path}"),  # the action's own checkout: `uses: mcplint/mcplint@vX` pins mcplint
+    ("0.2.0", "mcplint-compliance==0.2.0"),
+    ("mcplint-compliance>=0.2,<0.3", "mcplint-compliance>=0.2,<0.3"),
+])
+def test_action_version_input_chooses_what_pip_installs(tmp_path, version, spec):
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "python3").write_text(FAKE_PYTHON, encoding="utf-8")
+    os.chmod(fake / "python3", 0o755)
+    (tmp_path / "ws").mkdir()
+    runner = Runner(tmp_path / "ws", tmp_path, ROOT, {"version": version})
+    result = runner.run("install", PATH=f"{fake}:{os.environ['PATH']}")
+    assert result.returncode == 0, result.stdout.decode() + result.stderr.decode()
+    venv = tmp_path / "mcplint-venv"
+    args = (venv / "pip-args").read_text(encoding="utf-8").split()
+    assert args[:2] == ["-m", "pip"] and args[-1] == spec.format(action_path=ROOT)
+    assert runner.outputs["install"] == {"mcplint": f"{venv}/bin/mcplint"}

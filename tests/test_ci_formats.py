@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from conftest import FIXTURES, assert_golden, run_mcplint
 from mcplint.document.span import Span
 from mcplint.engine import FileReport
@@ -197,3 +199,19 @@ def test_sarif_output_unwritable_is_a_one_line_error(tmp_path):
     assert result.returncode == 2
     err = result.stderr.decode()
     assert err.startswith("mcplint: error: ") and "cannot write report" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- start-up
+
+
+@pytest.mark.parametrize("fmt", ["junit", "gitlab", "github"])
+def test_ci_formats_stay_lean(fmt, tmp_path, monkeypatch):
+    from test_startup import HEAVY, imported_modules
+
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))  # the github format also renders the step summary
+    modules = imported_modules("check", str(FIXTURES / "manifests" / "clean-server.json"), "--format", fmt,
+                               "--sarif-output", str(tmp_path / "x.sarif"))
+    assert "mcplint" in modules
+    assert not {m for m in HEAVY if m in modules}, f"--format {fmt} imported heavy modules"
+    assert (tmp_path / "x.sarif").exists() and (fmt != "github" or summary.read_text(encoding="utf-8"))
