@@ -79,6 +79,7 @@ def check(
     write_baseline: Optional[Path] = typer.Option(None, "--write-baseline", help="Write every current finding to this baseline file and exit 0."),
     sarif_output: Optional[Path] = typer.Option(None, "--sarif-output", help="Also write a SARIF report to this file, whatever --format prints."),
     skip_non_manifests: bool = typer.Option(False, "--skip-non-manifests", help="Treat named files like files found in a folder: skip those that are not MCP manifests, apply include/exclude (for pre-commit)."),
+    lock: Optional[Path] = typer.Option(None, "--lock", help="Report tools added, removed or changed since this lock file (written by `mcplint lock`)."),
 ) -> None:
     """Lint MCP tool manifests (JSON or YAML)."""
     from mcplint.commands.check import run_check
@@ -89,8 +90,21 @@ def check(
         fail_on=fail_on.value if fail_on else None, verbose=verbose,
         baseline=baseline, write_baseline=write_baseline,
         sarif_output=sarif_output, skip_non_manifests=skip_non_manifests,
+        lock=lock,
     )
     raise typer.Exit(code)
+
+
+@app.command()
+def lock(
+    paths: List[str] = typer.Argument(..., help="Manifest files or folders to pin (walked like `check`)."),
+    output: Path = typer.Option(Path("mcplint.lock"), "--output", "-o", help="The lock file to write."),
+    config: Optional[Path] = typer.Option(None, "--config", help="Config file (its include/exclude apply to walked folders)."),
+) -> None:
+    """Pin tool definitions: write a lock file with a hash and a copy of every tool."""
+    from mcplint.commands.lock import run_lock
+
+    raise typer.Exit(run_lock(paths=paths, output=output, config_path=config))
 
 
 @app.command()

@@ -21,6 +21,7 @@ class Example:
     format: str  # "json" | "yaml"
     text: str
     version: str | None  # from the fence info, e.g. ```json protocol=2025-06-18
+    lock: str | None = None  # the manifest as pinned, from the rule's `## Lock` section (MCP5xx)
 
 
 def docstring(rule) -> str:
@@ -39,13 +40,16 @@ def sections(rule) -> dict[str, str]:
 
 def examples(rule) -> list[Example]:
     found = []
-    for title, body in sections(rule).items():
+    parts = sections(rule)
+    pinned = _FENCE.findall(parts.get("Lock", ""))  # lock rules: the manifest as `mcplint lock` saw it
+    lock = pinned[0][2] if pinned else None
+    for title, body in parts.items():
         kind = title.lower()
         if kind not in ("bad", "good"):
             continue
         for lang, info, code in _FENCE.findall(body):
             match = re.search(r"protocol=(\S+)", info)
-            found.append(Example(kind, lang.lower(), code, match.group(1) if match else None))
+            found.append(Example(kind, lang.lower(), code, match.group(1) if match else None, lock))
     return found
 
 

@@ -31,6 +31,7 @@ class Plan:
     root: Path
     max_bytes: int
     used_ignores: set[int] = field(default_factory=set)  # per-file-ignores entries that silenced a finding
+    lock: object = None  # a mcplint.pinning.Lock from `check --lock`, handed to rules in RuleContext
 
     @classmethod
     def build(cls, config: Config, select=None, ignore=(), version: str | None = None) -> "Plan":
@@ -173,7 +174,7 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     for rule in plan.rules:
         if version not in rule.versions or manifest.kind not in rule.applies_to:
             continue
-        ctx = RuleContext(version, plan.options[rule.code], path, manifest)
+        ctx = RuleContext(version, plan.options[rule.code], path, manifest, plan.lock)
         raw.extend((rule, v) for v in rule.check(manifest, ctx))
     if not raw and not suppressions.present(manifest.document):
         return [], version

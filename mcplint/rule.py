@@ -63,6 +63,7 @@ class RuleContext:
     options: Any  # the rule's Options instance
     path: str
     doc: "Manifest"  # its texts()/parameters() walks are shared by all rules
+    lock: Any = None  # a mcplint.pinning.Lock when `check --lock` is given (read by MCP501-MCP503)
 
 
 class Rule:

@@ -10,8 +10,11 @@ from mcplint.errors import MCPLintError
 
 
 def lint_text(text: str, fmt: str = "json", select=("ALL",), version: str | None = None,
-              options: dict | None = None, path: str | None = None):
-    """Findings for one in-memory document, with only ``select``ed rules enabled."""
+              options: dict | None = None, path: str | None = None, lock=None):
+    """Findings for one in-memory document, with only ``select``ed rules enabled.
+
+    ``lock`` (for the pinning rules MCP501-MCP503) is a ``mcplint.pinning.Lock`` or the text
+    of the manifest as it was pinned (JSON or YAML); the document is compared against it."""
     path = path or f"case.{fmt}"
     document = load_document(path, text.encode("utf-8"))
     manifest = classify(document)
@@ -19,6 +22,15 @@ def lint_text(text: str, fmt: str = "json", select=("ALL",), version: str | None
         raise MCPLintError(f"{path}: not an MCP tool manifest")
     config = Config(select=list(select), options=dict(options or {}))
     plan = engine.Plan.build(config, version=version)
+    if isinstance(lock, str):
+        from mcplint import pinning
+
+        pinned = classify(load_document("pinned", lock.encode("utf-8")))
+        if pinned is None:
+            raise MCPLintError("lock: the pinned text is not an MCP tool manifest")
+        pinned.document.path = path
+        lock = pinning.from_manifest(pinned, "the lock")
+    plan.lock = lock
     findings, _ = engine.lint(manifest, plan)
     return sorted(findings, key=lambda f: f.sort_key)
 

@@ -28,6 +28,7 @@ def test_rule_case(code, case):
     findings = lint_text(
         case["doc"], case.get("format", "json"), select=[code],
         version=str(case["protocol"]) if "protocol" in case else None, options={code: case["options"]} if "options" in case else None,
+        lock=case.get("lock"),  # pinning rules: the manifest as `mcplint lock` saw it
     )
     expected = case.get("expect") or []
     got = Counter(f.pointer for f in findings)

@@ -28,7 +28,7 @@ def test_docstring_has_the_required_sections(rule):
 
 @pytest.mark.parametrize("rule,example", list(_examples()))
 def test_docstring_example(rule, example):
-    findings = lint_text(example.text, example.format, select=[rule.code], version=example.version)
+    findings = lint_text(example.text, example.format, select=[rule.code], version=example.version, lock=example.lock)
     if example.kind == "bad":
         assert findings, f"{rule.code}: a Bad example raised nothing"
     else:

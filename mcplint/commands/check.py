@@ -19,7 +19,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,
               baseline=None, write_baseline=None,
-              sarif_output=None, skip_non_manifests=False) -> int:
+              sarif_output=None, skip_non_manifests=False, lock=None) -> int:
     if protocol_version is not None and protocol_version not in VERSIONS:
         raise MCPLintError(f"--protocol-version {protocol_version!r} is not one of {', '.join(VERSIONS)}")
     if config_path is not None and not Path(config_path).is_file():
@@ -27,10 +27,16 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
     cfg = config_module.load(Path(config_path) if config_path else config_module.discover())
     plan = engine.Plan.build(cfg, select or None, ignore, protocol_version)
     known = baseline_module.load_for_check(baseline, write_baseline)  # a bad file fails before linting
+    if lock is not None:  # tool pinning: MCP501-MCP503 compare each manifest with the lock
+        from mcplint import pinning
+
+        plan.lock = pinning.load_for_check(lock, plan)
     targets = discovery.collect(paths, cfg)
     if skip_non_manifests:  # pre-commit names every JSON/YAML file: skip non-manifests, not fail
         targets = ci.as_walked(targets, cfg)
     result = engine.run(targets, plan)
+    if plan.lock is not None:
+        pinning.report_vanished(plan.lock, result.files)
 
     if verbose:
         for path, why in result.skipped:
