@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import re
 from dataclasses import dataclass
 
@@ -13,6 +14,8 @@ _SECTION = re.compile(r"^## +(.+?)\s*$", re.M)
 _FENCE = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```\s*$", re.M | re.S)
 README_START = "<!-- rules-table:start -->"
 README_END = "<!-- rules-table:end -->"
+PAGES_DIR = "docs/rules"  # one page per rule, generated (SARIF helpUri points here)
+PAGE_LINK = PAGES_DIR + "/{code}.md"
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,9 @@ def version_range(rule) -> str:
 def markdown(rule) -> str:
     """The rule's full documentation page."""
     parts = sections(rule)
-    checklist = ", ".join(f"{i} ({ITEMS[i]})" for i in rule.checklist) or "none (protocol rule)"
+    checklist = ", ".join(f"{i} ({ITEMS[i]})" for i in rule.checklist) or (
+        "none (protocol rule)" if rule.category == "protocol" else "none"
+    )
     lines = [
         f"# {rule.code} {rule.name}",
         "",
@@ -86,15 +91,42 @@ def markdown(rule) -> str:
     if fields:
         lines += ["## Options", "", "| option | default | meaning |", "| --- | --- | --- |"]
         for name, spec in fields.items():
-            lines.append(f"| `{name.replace('_', '-')}` | `{spec.default!r}` | {spec.description} |")
+            lines.append(f"| `{name.replace('_', '-')}` | `{json.dumps(spec.default)}` | {spec.description} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 
-def rules_table(rules) -> str:
-    """The README's rules table (kept between markers; a test fails when it is stale)."""
+def rules_table(rules, link: str = PAGE_LINK) -> str:
+    """The README's rules table (kept between markers; a test fails when it is stale).
+    Each code links to its page (``link`` formatted with the code)."""
     rows = ["| code | name | checklist | severity | summary |", "| --- | --- | --- | --- | --- |"]
     for rule in rules:
         items = ", ".join(str(i) for i in rule.checklist) or "—"
-        rows.append(f"| {rule.code} | `{rule.name}` | {items} | {rule.severity.value} | {rule.summary()} |")
+        code = f"[{rule.code}]({link.format(code=rule.code)})"
+        rows.append(f"| {code} | `{rule.name}` | {items} | {rule.severity.value} | {rule.summary()} |")
     return "\n".join(rows)
+
+
+def rule_pages(rules) -> dict[str, str]:
+    """The files of docs/rules: ``<CODE>.md`` per rule (what `mcplint explain` prints, under a
+    do-not-edit comment naming the docstring it comes from) and a ``README.md`` index."""
+    pages = {}
+    for rule in rules:
+        source = rule.__module__.replace("mcplint_rules.", "rules/", 1).replace(".", "/") + ".py"
+        pages[f"{rule.code}.md"] = (
+            f"<!-- Generated from the docstring of {rule.__name__} in {source}: edit it there, then run\n"
+            f"     MCPLINT_UPDATE_GOLDEN=1 python -m pytest tests/test_rule_pages.py -->\n" + markdown(rule)
+        )
+    pages["README.md"] = "\n".join([
+        "<!-- Generated from the rule registry: MCPLINT_UPDATE_GOLDEN=1 python -m pytest tests/test_rule_pages.py -->",
+        "# mcplint rules",
+        "",
+        "One page per rule, generated from the rule's docstring: why it matters, bad and good examples",
+        "(they run as tests), and its options. `mcplint explain CODE` shows the same page in a terminal.",
+        "Configure rules in `.mcplint.yaml` (`select`, `ignore`, `severity`, `options`); see the",
+        "[configuration section](../../README.md#configuration) of the README.",
+        "",
+        rules_table(rules, "{code}.md"),
+        "",
+    ])
+    return pages
