@@ -108,6 +108,14 @@ def lock(
 
 
 @app.command()
+def init(force: bool = typer.Option(False, "--force", help="Overwrite an existing config file.")) -> None:
+    """Write a commented starter .mcplint.yaml for the current folder."""
+    from mcplint.commands.init import run_init
+
+    raise typer.Exit(run_init(force=force))
+
+
+@app.command()
 def rules(
     format: ListFormat = typer.Option(ListFormat.table, "--format", "-f", help="table or json."),
 ) -> None:
