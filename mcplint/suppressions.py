@@ -1,7 +1,7 @@
 """Suppression comments in YAML manifests, and unused suppressions (MCP001).
 
 Forms (RULE is a code, a code prefix, a rule name or ALL; several are comma-separated;
-an optional reason may follow after `` -- ``):
+an optional reason may follow after `` -- `` or another ``#``):
 
 - ``key: value  # mcplint: disable=RULE``: a trailing comment silences findings whose
   location starts on that line.
@@ -42,7 +42,7 @@ UNUSED = "MCP001"
 MARK = "mcplint:"
 _DIRECTIVE = re.compile(r"#\s*mcplint\s*:\s*(.*)$")
 _FORM = re.compile(r"(disable-file|disable)\s*=\s*([^\s,]+(?:\s*,\s*[^\s,]+)*)(.*)$")
-_REASON = re.compile(r"\s+--(\s.*)?$|\s*$")
+_REASON = re.compile(r"\s+(--|#)(\s.*)?$|\s*$")  # a reason after " -- " (or another "#")
 _SKIPPED_LINE = re.compile(r"\s*(#.*)?$|---\s*$|%")  # blank, comment, document start, directive
 
 
