@@ -110,7 +110,9 @@ def load(path: Path) -> list[dict]:
             or data.get("tool", "mcplint") != "mcplint":
         raise MCPLintError(f"{path}: not an mcplint baseline (expected {_SHAPE})")
     if data["version"] != VERSION:
-        raise MCPLintError(f"{path}: baseline version {data['version']!r} is not supported (this mcplint reads {VERSION})")
+        raise MCPLintError(
+            f"{path}: baseline version {data['version']!r} is not supported (this mcplint reads {VERSION})"
+        )
     for index, item in enumerate(data["findings"]):
         if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ("rule", "path", "fingerprint")):
             raise MCPLintError(f"{path}: findings[{index}]: an entry needs string 'rule', 'path' and 'fingerprint'")
@@ -151,5 +153,7 @@ def apply(result, entries: list[dict], path: Path) -> Outcome:
 def load_for_check(baseline: Path | None, write_baseline: Path | None) -> list[dict] | None:
     """The entries ``--baseline`` names (None without one), read before any linting."""
     if baseline is not None and write_baseline is not None:
-        raise MCPLintError("--baseline and --write-baseline cannot be combined; --write-baseline alone rewrites the file")
+        raise MCPLintError(
+            "--baseline and --write-baseline cannot be combined; --write-baseline alone rewrites the file"
+        )
     return load(baseline) if baseline is not None else None

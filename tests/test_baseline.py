@@ -212,3 +212,15 @@ def test_an_empty_baseline_reports_everything(tmp_path):
     (tmp_path / "server.yaml").write_text(SERVER)
     proc, report = _check(tmp_path, "server.yaml", "--baseline", "b.json", "--fail-on", "warning")
     assert proc.returncode == 1 and len(report["findings"]) == 5
+
+
+def test_the_readme_commands_work_with_the_baseline_inside_the_linted_folder(tmp_path):
+    (tmp_path / "server.yaml").write_text(SERVER)
+    proc = run_mcplint("check", ".", "--write-baseline", ".mcplint-baseline.json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr.decode()
+    # Walking "." finds the baseline too: it is skipped as a non-manifest, and rewriting it is stable.
+    before = (tmp_path / ".mcplint-baseline.json").read_text()
+    run_mcplint("check", ".", "--write-baseline", ".mcplint-baseline.json", cwd=tmp_path)
+    assert (tmp_path / ".mcplint-baseline.json").read_text() == before
+    proc = run_mcplint("check", ".", "--baseline", ".mcplint-baseline.json", "--fail-on", "warning", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
