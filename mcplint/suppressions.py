@@ -40,7 +40,7 @@ from mcplint.findings import Finding
 
 UNUSED = "MCP001"
 MARK = "mcplint:"
-_DIRECTIVE = re.compile(r"#\s*mcplint\s*:\s*(.*)$")
+_DIRECTIVE = re.compile(r"#\s*mcplint:\s*(.*)$")  # "mcplint:" is MARK, the pre-check
 _FORM = re.compile(r"(disable-file|disable)\s*=\s*([^\s,]+(?:\s*,\s*[^\s,]+)*)(.*)$")
 _REASON = re.compile(r"\s+(--|#)(\s.*)?$|\s*$")  # a reason after " -- " (or another "#")
 _SKIPPED_LINE = re.compile(r"\s*(#.*)?$|---\s*$|%")  # blank, comment, document start, directive
