@@ -38,3 +38,20 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
         "protocol_versions": sorted({f.version for f in files}),
         "checklist": checklist,
     }
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 or noun == "info" else f"{count} {noun}s"
+
+
+def scope_text(summary: dict) -> tuple[str, str]:
+    """("N manifests (T tools)", ", protocol version V, ...") for report headlines."""
+    scope = f"{plural(summary.get('files', 0), 'manifest')} ({plural(summary.get('tools', 0), 'tool')})"
+    tail = []
+    if summary.get("protocol_versions"):
+        tail.append(f"protocol version {', '.join(summary['protocol_versions'])}")
+    if summary.get("skipped"):
+        tail.append(f"{plural(summary['skipped'], 'file')} skipped")
+    if summary.get("errors"):
+        tail.append(f"{plural(summary['errors'], 'file')} could not be read")
+    return scope, "".join(f", {part}" for part in tail)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from mcplint.summary import plural, scope_text
+
 MAX_ROWS = 50
 MAX_MESSAGE = 300
 LEVELS = ("error", "warning", "info")
@@ -42,20 +44,12 @@ def render_summary(findings, ctx) -> str:
 
 
 def _headline(findings, summary: dict) -> str:
-    scope = f"{_plural(summary.get('files', 0), 'manifest')} ({_plural(summary.get('tools', 0), 'tool')})"
-    tail = []
-    if summary.get("protocol_versions"):
-        tail.append(f"protocol version {', '.join(summary['protocol_versions'])}")
-    if summary.get("skipped"):
-        tail.append(f"{_plural(summary['skipped'], 'file')} skipped")
-    if summary.get("errors"):
-        tail.append(f"{_plural(summary['errors'], 'file')} could not be read")
-    extra = "".join(f", {part}" for part in tail)
+    scope, extra = scope_text(summary)
     if not findings:
         return f":white_check_mark: **No problems found** in {scope}{extra}."
     counts = Counter(f.severity.value for f in findings)
-    levels = ", ".join(f"{ICON[lv]} {_plural(counts[lv], lv)}" for lv in LEVELS if counts[lv])
-    return f"**{_plural(len(findings), 'problem')}** ({levels}) in {scope}{extra}."
+    levels = ", ".join(f"{ICON[lv]} {plural(counts[lv], lv)}" for lv in LEVELS if counts[lv])
+    return f"**{plural(len(findings), 'problem')}** ({levels}) in {scope}{extra}."
 
 
 def _by_rule(findings) -> list[str]:
@@ -109,6 +103,3 @@ def _checklist(checklist) -> list[str]:
         rows.extend(f"{STAR * (i + 1)} {note}" for i, note in enumerate(notes))  # our own text: Markdown
     return rows
 
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 or noun == "info" else f"{count} {noun}s"

@@ -29,6 +29,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from mcplint.summary import plural, scope_text
+
 TAB_SIZE = 4
 FRAME_LINES = 4  # a multi-line span longer than this shows its first FRAME_LINES - 1 lines
 MIN_CONTENT = 20  # never squeeze a code frame narrower than this many cells
@@ -106,8 +108,8 @@ def _rstrip(line: str) -> str:
 
 def _file_heading(path: str, group) -> Segments:
     counts = Counter(f.severity.value for f in group)
-    parts = ", ".join(_plural(counts[level], level) for level in LEVELS if counts[level])
-    return [(safe(path), "bold underline"), (f"  {_plural(len(group), 'problem')} ({parts})", "dim")]
+    parts = ", ".join(plural(counts[level], level) for level in LEVELS if counts[level])
+    return [(safe(path), "bold underline"), (f"  {plural(len(group), 'problem')} ({parts})", "dim")]
 
 
 def _diagnostic(finding, lines: list[str] | None, width: int) -> list[Segments]:
@@ -192,7 +194,7 @@ def _frame(lines: list[str], span, width: int):
         else:
             rows.append(("src", number, _window(text, 0, 1, room)[0]))
     if elided:
-        rows.append(("more", 0, f"... {_plural(elided, 'more line')} to {last}:{end_column}"))
+        rows.append(("more", 0, f"... {plural(elided, 'more line')} to {last}:{end_column}"))
     return shown[-1], rows
 
 
@@ -312,16 +314,7 @@ def safe(value: str) -> str:
 
 
 def _summary(console: Console, findings, summary: dict) -> None:
-    files, tools = summary.get("files", 0), summary.get("tools", 0)
-    scope = f"{_plural(files, 'manifest')} ({_plural(tools, 'tool')})"
-    tail = []
-    if summary.get("protocol_versions"):
-        tail.append(f"protocol version {', '.join(summary['protocol_versions'])}")
-    if summary.get("skipped"):
-        tail.append(f"{_plural(summary['skipped'], 'file')} skipped")
-    if summary.get("errors"):
-        tail.append(f"{_plural(summary['errors'], 'file')} could not be read")
-    extra = "".join(f", {part}" for part in tail)
+    scope, extra = scope_text(summary)
 
     if not findings:
         line = Text("No problems found", style="bold green")
@@ -332,11 +325,11 @@ def _summary(console: Console, findings, summary: dict) -> None:
 
     counts = Counter(f.severity.value for f in findings)
     line = Text("Found ")
-    line.append(_plural(len(findings), "problem"), style="bold")
+    line.append(plural(len(findings), "problem"), style="bold")
     line.append(" (")
     for i, level in enumerate(level for level in LEVELS if counts[level]):
         line.append(", " if i else "")
-        line.append(_plural(counts[level], level), style=SEVERITY_STYLE[level])
+        line.append(plural(counts[level], level), style=SEVERITY_STYLE[level])
     line.append(f") in {scope}{extra}.")
     console.print(line, soft_wrap=True)
     console.print()
@@ -388,8 +381,3 @@ def _checklist(console: Console, checklist) -> None:
     for i, note in enumerate(notes):  # wrapped to the width, like the table above
         console.print(Text(f"{NOT_ASSESSABLE_MARK * (i + 1)} {safe(note)}", style="dim"))
 
-
-def _plural(count: int, noun: str) -> str:
-    if count == 1 or noun == "info":
-        return f"{count} {noun}"
-    return f"{count} {noun}s"
