@@ -1,6 +1,7 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.schemas import DRAFT2020, tool_schemas
+from mcplint.schema_dialects import DRAFT2020
+from mcplint.schemas import tool_schemas
 
 _ADVICE = {
     "definitions": "2020-12 keeps reusable schemas under '$defs' (refs then read '#/$defs/...')",

@@ -1,6 +1,7 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.schemas import show, tool_objects
+from mcplint.schema_dialects import show
+from mcplint.schemas import tool_objects
 
 
 class InputSchemaNotObjectType(Rule):

@@ -1,6 +1,7 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.schemas import LENIENT, UNKNOWN, is_valid, metaschema_error, show, tool_schemas
+from mcplint.schema_dialects import LENIENT, UNKNOWN, metaschema_error, show
+from mcplint.schemas import is_valid, tool_schemas
 
 
 class SchemaInvalid(Rule):

@@ -1,6 +1,7 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.schemas import EXTERNAL, NETWORK, resolve, show, tool_schemas
+from mcplint.schema_dialects import show
+from mcplint.schemas import EXTERNAL, NETWORK, resolve, tool_schemas
 
 
 class SchemaRefExternal(Rule):

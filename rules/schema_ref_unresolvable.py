@@ -1,6 +1,7 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.schemas import MISSING, resolve, show, tool_schemas
+from mcplint.schema_dialects import show
+from mcplint.schemas import MISSING, resolve, tool_schemas
 
 
 class SchemaRefUnresolvable(Rule):

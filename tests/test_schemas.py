@@ -11,7 +11,8 @@ import pytest
 
 from conftest import ROOT, shared_path
 from mcplint import schemas
-from mcplint.schemas import DRAFT4, DRAFT7, DRAFT2020, LENIENT, UNKNOWN
+from mcplint import schema_dialects as dialects
+from mcplint.schema_dialects import DRAFT4, DRAFT7, DRAFT2020, LENIENT, UNKNOWN
 
 D7 = "http://json-schema.org/draft-07/schema#"
 D2020 = "https://json-schema.org/draft/2020-12/schema"
@@ -26,7 +27,7 @@ def _jsonschema_valid(schema, dialect: str, default_formats: bool) -> bool:
     classes = {DRAFT7: [jsonschema.Draft7Validator], DRAFT2020: [jsonschema.Draft202012Validator],
                LENIENT: [jsonschema.Draft7Validator, jsonschema.Draft202012Validator]}[dialect]
     for cls in classes:
-        checker = cls.FORMAT_CHECKER if default_formats else schemas._format_checker()
+        checker = cls.FORMAT_CHECKER if default_formats else dialects._format_checker()
         if not list(cls(cls.META_SCHEMA, format_checker=checker).iter_errors(schema)):
             return True
     return False
@@ -58,7 +59,7 @@ def _facts_in(schema, dialect: str):
     ({"$schema": 7}, "2025-11-25", DRAFT2020),  # not a string: the metaschema reports it
 ])
 def test_dialect_selection(schema, version, expected):
-    assert schemas.schema_dialect(schema, version)[0] == expected
+    assert dialects.schema_dialect(schema, version)[0] == expected
 
 
 # -- the fast path against jsonschema -----------------------------------------------------------
@@ -126,7 +127,7 @@ TABLE = [
 @pytest.mark.parametrize("schema,dialect,valid", TABLE, ids=[json.dumps(c[0])[:60] for c in TABLE])
 def test_fast_path_is_sound_on_tricky_schemas(schema, dialect, valid):
     schema, found = _facts_in(schema, dialect)
-    assert (schemas.metaschema_error(schema, dialect) is None) == valid
+    assert (dialects.metaschema_error(schema, dialect) is None) == valid
     assert schemas.is_valid(schema, found) == valid
     if found.fast_valid:
         assert valid
@@ -233,22 +234,22 @@ URI_REFS = ["#/$defs/A", "#", "#foo", "https://ex.com/a.json#/x", "common.json#/
 @pytest.mark.parametrize("ref", URI_REFS)
 def test_uri_reference_check_is_no_looser_than_rfc3986_validator(ref):
     validator = pytest.importorskip("rfc3986_validator")
-    if schemas.uri_reference_ok(ref):
+    if dialects.uri_reference_ok(ref):
         assert validator.validate_rfc3986(ref, rule="URI_reference")
 
 
 # -- caching and the lazy import ------------------------------------------------------------------
 
 def test_identical_schemas_are_validated_once():
-    schemas._ERRORS.clear()
+    dialects._ERRORS.clear()
     first = {"type": "object", "properties": {"x": {"type": "strng"}}}
     second = json.loads(json.dumps(first))
-    assert schemas.metaschema_error(first, DRAFT2020) == schemas.metaschema_error(second, DRAFT2020)
-    assert len(schemas._ERRORS) == 1
+    assert dialects.metaschema_error(first, DRAFT2020) == dialects.metaschema_error(second, DRAFT2020)
+    assert len(dialects._ERRORS) == 1
 
 
 def test_error_points_inside_the_schema_and_reads_as_json():
-    path, message = schemas.metaschema_error({"properties": {"x": {"minimum": True}}}, DRAFT2020)
+    path, message = dialects.metaschema_error({"properties": {"x": {"minimum": True}}}, DRAFT2020)
     assert path == ("properties", "x", "minimum")
     assert message == "true is not of type 'number'"
 
