@@ -1,0 +1,1 @@
+"""Live audits: drive a real MCP server, record the session, lint it (`mcplint audit`)."""

@@ -1,0 +1,1 @@
+"""Traffic captures (JSONL transcripts, HAR files): records, the session model, linting."""
