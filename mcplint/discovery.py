@@ -9,7 +9,7 @@ from pathlib import Path
 from mcplint.config import Config, glob_to_regex
 from mcplint.errors import InputError
 
-LINTABLE_SUFFIXES = {".json", ".yaml", ".yml"}
+LINTABLE_SUFFIXES = {".json", ".yaml", ".yml", ".jsonl", ".ndjson", ".har"}
 SKIP_DIRS = {
     ".git", ".hg", ".svn", "node_modules", ".venv", "venv", "env", "__pycache__", ".tox", ".nox",
     ".mypy_cache", ".pytest_cache", ".ruff_cache", "site-packages", "dist", "build", ".idea",

@@ -16,7 +16,7 @@ from mcplint.document.manifest import EXPECTED, Manifest, classify, describe
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError, MCPLintError
 from mcplint.findings import Finding, Related, Severity
-from mcplint.rule import Rule, RuleContext
+from mcplint.rule import MANIFEST, Rule, RuleContext
 
 
 @dataclass
@@ -82,8 +82,13 @@ def _config_rules(token: str, where: str, key: str) -> list[type[Rule]]:
 class FileReport:
     path: str
     version: str
-    shape: str
+    shape: str  # manifest shapes (result, response, array, tool), or "transcript" / "har"
     tools: int
+    unassessed: dict[int, str] = field(default_factory=dict)  # checklist item -> what evidence was missing
+
+    @property
+    def is_capture(self) -> bool:
+        return self.shape in ("transcript", "har")
 
 
 @dataclass
@@ -99,8 +104,13 @@ def run(targets: list[Target], plan: Plan) -> Result:
     result = Result()
     for target in targets:
         shown = display_path(target.path)
+        raw = read_stdin() if target.path == STDIN else None
+        kind = _capture_kind(target, raw)
+        if kind is not None:
+            _run_capture(target, shown, kind, plan, result, raw)
+            continue
         try:
-            manifest = _load_untracked(target, shown, plan)
+            manifest = _load_untracked(target, shown, plan, raw)
         except InputError as err:
             if target.explicit or _looks_like_manifest(target.path):
                 result.errors.append(str(err))
@@ -121,25 +131,70 @@ def run(targets: list[Target], plan: Plan) -> Result:
         result.findings.extend(findings)
         if findings:
             result.sources[shown] = manifest.document.text
-        result.files.append(FileReport(shown, version, manifest.shape, sum(1 for _ in manifest.tools())))
+        result.files.append(FileReport(
+            shown, version, manifest.shape, sum(1 for _ in manifest.tools()), _manifest_unassessed(plan)
+        ))
     result.findings.sort(key=lambda f: f.sort_key)
     return result
 
 
-def _load_untracked(target: Target, shown: str, plan: Plan) -> Manifest | None:
+def _capture_kind(target: Target, raw: bytes | None) -> str | None:
+    from mcplint.capture.lint import capture_kind, sniff_kind
+
+    return sniff_kind(raw) if target.path == STDIN else capture_kind(target.path)
+
+
+def _run_capture(target: Target, shown: str, kind: str, plan: Plan, result: Result, raw: bytes | None = None) -> None:
+    """Lint a JSONL transcript or HAR file (streamed: see mcplint.capture)."""
+    from mcplint.capture.lint import lint_capture
+
+    gc.disable()
+    try:
+        linted = lint_capture(target.path, shown, plan, raw, kind)
+    except InputError as err:
+        if target.explicit:
+            result.errors.append(str(err))
+        else:
+            result.skipped.append((shown, str(err).split(": ", 1)[-1]))
+        return
+    except RecursionError:
+        result.errors.append(f"{shown}: document is nested too deeply")
+        return
+    finally:
+        gc.enable()
+    findings = [f for f in linted.findings if not _ignored(f, _Named(shown), plan)]
+    result.findings.extend(findings)
+    if findings:
+        result.sources[shown] = linted.lines
+    result.files.append(FileReport(shown, linted.version, linted.kind, linted.tools, linted.unassessed))
+
+
+@dataclass
+class _Named:
+    path: str
+
+
+def _manifest_unassessed(plan: Plan) -> dict[int, str]:
+    """Checklist items no selected manifest rule checks: a manifest cannot show them."""
+    from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT
+
+    covered = {item for rule in plan.rules if MANIFEST in rule.applies_to for item in rule.checklist}
+    return {item: NOT_ASSESSABLE_HINT for item in ITEMS if item not in covered}
+
+
+def _load_untracked(target: Target, shown: str, plan: Plan, raw: bytes | None = None) -> Manifest | None:
     """Load with the cyclic garbage collector kept off the document: a parsed file can be
     millions of objects without a single cycle, and walking them again and again cost
     a third of the run time on large manifests. Refcounting still frees them."""
     gc.disable()
     try:
-        return _load(target, shown, plan)
+        return _load(target, shown, plan, raw)
     finally:
         gc.freeze()
         gc.enable()
 
 
-def _load(target: Target, shown: str, plan: Plan) -> Manifest | None:
-    raw = read_stdin() if target.path == STDIN else None
+def _load(target: Target, shown: str, plan: Plan, raw: bytes | None = None) -> Manifest | None:
     document = load_document(target.path if raw is None else shown, raw, plan.max_bytes)
     document.path = shown
     manifest = classify(document)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from mcplint.document.manifest import Manifest
 
 MANIFEST = "manifest"
+CAPTURE = "capture"  # JSONL transcripts and HAR files
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ class RuleContext:
     version: str  # the protocol version the document is linted against
     options: Any  # the rule's Options instance
     path: str
-    doc: "Manifest"  # its texts()/parameters() walks are shared by all rules
+    doc: "Manifest"  # its texts()/parameters() walks are shared by all rules (a Session for TrafficRules)
     lock: Any = None  # a mcplint.pinning.Lock when `check --lock` is given (read by MCP501-MCP503)
 
 
@@ -101,3 +102,36 @@ class ToolRule(Rule):
 
     def check_tool(self, ptr: Pointer, tool: dict, ctx: RuleContext) -> Iterator[Violation]:
         raise NotImplementedError
+
+
+class TrafficRule(Rule):
+    """A rule over captured traffic (transcripts, HAR files, live audits).
+
+    Override any of the hooks; the engine calls only the ones a rule overrides. The
+    ``session`` holds what the capture has settled so far (version, capabilities, the
+    tools from tools/list, pending requests). A rule that had evidence to judge its
+    checklist items calls ``session.assess(self)``, found problem or not: the checklist
+    summary shows items no rule could judge as not assessable, saying ``needs``.
+    """
+
+    applies_to: ClassVar[frozenset[str]] = frozenset({CAPTURE})
+    needs: ClassVar[str] = ""  # the evidence the rule judges, e.g. "a tools/call result"
+
+    def check(self, doc, ctx: RuleContext) -> Iterator[Violation]:
+        return iter(())
+
+    def check_record(self, record, session, ctx: RuleContext) -> Iterator[Violation]:
+        """Every record, also HTTP exchanges without a JSON-RPC body (``record.message`` None)."""
+        return iter(())
+
+    def check_message(self, message, session, ctx: RuleContext) -> Iterator[Violation]:
+        """Every JSON-RPC message (each item of a batch on its own), as it arrives."""
+        return iter(())
+
+    def check_exchange(self, exchange, session, ctx: RuleContext) -> Iterator[Violation]:
+        """Every request paired with its response, when the response arrives."""
+        return iter(())
+
+    def check_session(self, session, ctx: RuleContext) -> Iterator[Violation]:
+        """Once, after the last record (unanswered requests are still in ``session.pending``)."""
+        return iter(())

@@ -19,16 +19,21 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
     checklist = []
     for item, title in ITEMS.items():
         codes = covering.get(item, [])
-        if not codes:
+        why = _unassessed(item, files)
+        if per_item[item]:
+            status = "fail"
+        elif not codes or why is not None:
             status = "not-assessable"
         else:
-            status = "fail" if per_item[item] else "pass"
+            status = "pass"
         entry = {"item": item, "title": title, "status": status, "findings": per_item[item], "rules": codes}
         if status == "not-assessable":
-            entry["note"] = NOT_ASSESSABLE_HINT
+            entry["note"] = why or NOT_ASSESSABLE_HINT
         checklist.append(entry)
+    captures = [f for f in files if getattr(f, "is_capture", False)]
     return {
-        "files": len(files),
+        "files": len(files) - len(captures),
+        "captures": len(captures),
         "tools": sum(f.tools for f in files),
         "skipped": len(skipped),
         "errors": len(errors),
@@ -40,13 +45,30 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
     }
 
 
+def _unassessed(item: int, files) -> str | None:
+    """None when some file gave evidence for the item; else why none could (distinct reasons)."""
+    reasons: list[str] = []
+    for report in files:
+        why = getattr(report, "unassessed", {}).get(item)
+        if why is None:
+            return None
+        if why not in reasons:
+            reasons.append(why)
+    return "; ".join(reasons) if reasons else None
+
+
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 or noun == "info" else f"{count} {noun}s"
 
 
 def scope_text(summary: dict) -> tuple[str, str]:
     """("N manifests (T tools)", ", protocol version V, ...") for report headlines."""
-    scope = f"{plural(summary.get('files', 0), 'manifest')} ({plural(summary.get('tools', 0), 'tool')})"
+    parts = []
+    if summary.get("files", 0) or not summary.get("captures"):
+        parts.append(plural(summary.get("files", 0), "manifest"))
+    if summary.get("captures"):
+        parts.append(plural(summary["captures"], "capture"))
+    scope = f"{' and '.join(parts)} ({plural(summary.get('tools', 0), 'tool')})"
     tail = []
     if summary.get("protocol_versions"):
         tail.append(f"protocol version {', '.join(summary['protocol_versions'])}")

@@ -16,6 +16,8 @@ def lint_text(text: str, fmt: str = "json", select=("ALL",), version: str | None
     ``lock`` (for the pinning rules MCP501-MCP503) is a ``mcplint.pinning.Lock`` or the text
     of the manifest as it was pinned (JSON or YAML); the document is compared against it."""
     path = path or f"case.{fmt}"
+    if fmt in ("jsonl", "har"):
+        return _lint_capture(text, fmt, path, select, version, options)
     document = load_document(path, text.encode("utf-8"))
     manifest = classify(document)
     if manifest is None:
@@ -33,6 +35,16 @@ def lint_text(text: str, fmt: str = "json", select=("ALL",), version: str | None
     plan.lock = lock
     findings, _ = engine.lint(manifest, plan)
     return sorted(findings, key=lambda f: f.sort_key)
+
+
+def _lint_capture(text: str, fmt: str, path: str, select, version, options):
+    """A transcript (``jsonl``) or HAR text; ``version`` is used when the capture shows none."""
+    from mcplint.capture.lint import lint_capture
+
+    plan = engine.Plan.build(Config(select=list(select), options=dict(options or {})), version=version)
+    kind = "har" if fmt == "har" else "transcript"
+    linted = lint_capture(path, path, plan, text.encode("utf-8"), kind)
+    return sorted(linted.findings, key=lambda f: f.sort_key)
 
 
 __all__ = ["lint_text", "registry"]

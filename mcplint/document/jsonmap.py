@@ -44,6 +44,13 @@ class JsonSourceMap:
     def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
         """Span of the value (or its member key) at ``pointer``; falls back to the
         nearest existing ancestor. Returns the span and the pointer actually found."""
+        start, end, found = self.offsets(pointer, key)
+        if self._lines is None:
+            self._lines = LineIndex(self.text)
+        return self._lines.span(start, end), found
+
+    def offsets(self, pointer: Pointer, key: bool = False) -> tuple[int, int, Pointer]:
+        """``span`` as code-point offsets into the text (for JSON embedded in other text)."""
         tokens = tuple(map(str, pointer))
         if tokens not in self._found:
             self.prepare([pointer])
@@ -53,9 +60,7 @@ class JsonSourceMap:
         start, end, key_start, key_end = self._found[tokens[:depth]]
         if key and depth == len(tokens) and key_start is not None:
             start, end = key_start, key_end
-        if self._lines is None:
-            self._lines = LineIndex(self.text)
-        return self._lines.span(start, end), Pointer(pointer[:depth])
+        return start, end, Pointer(pointer[:depth])
 
     # -- the walk -----------------------------------------------------------
 

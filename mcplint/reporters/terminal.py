@@ -57,7 +57,7 @@ def render(findings, ctx) -> str:
         by_file.setdefault(finding.path, []).append(finding)
     for path, group in by_file.items():
         source = ctx.sources.get(path)
-        lines = source.split("\n") if source is not None else None
+        lines = source.split("\n") if isinstance(source, str) else source  # or a capture's SparseLines
         rows = [_file_heading(path, group), []]
         for finding in group:
             rows.extend(_diagnostic(finding, lines, ctx.width))

@@ -1,0 +1,210 @@
+"""HAR 1.2 captures: the MCP exchanges among a browser's or proxy's recorded entries.
+
+Messages live inside HAR strings (request bodies, JSON or SSE response bodies), so a
+finding inside one is located by mapping the embedded JSON's offsets back through the
+string's escapes to the HAR file's own line and column.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from datetime import datetime
+
+from mcplint.capture import sse
+from mcplint.capture.records import CLIENT, SERVER, Record, headers_dict
+from mcplint.document.jsonmap import JsonSourceMap
+from mcplint.document.loader import Document
+from mcplint.document.pointer import Pointer
+from mcplint.document.span import LineIndex, Span
+from mcplint.errors import InputError
+
+
+class Embedded:
+    """One JSON message inside a HAR string: the decoded string and where the JSON starts."""
+
+    __slots__ = ("string_pointer", "body", "offset", "length", "exact", "_map")
+
+    def __init__(self, string_pointer: Pointer, body: str, offset: int, length: int, exact: bool) -> None:
+        self.string_pointer, self.body, self.offset, self.length, self.exact = string_pointer, body, offset, length, exact
+        self._map: JsonSourceMap | None = None
+
+    def offsets(self, inner: Pointer, key: bool) -> tuple[int, int, Pointer]:
+        if self._map is None:
+            self._map = JsonSourceMap(self.body[self.offset: self.offset + self.length])
+        start, end, found = self._map.offsets(inner, key)
+        return self.offset + start, self.offset + end, found
+
+
+def records(document: Document) -> list[Record]:
+    """The MCP records of a HAR document, in request order, plus the locator for them."""
+    entries = _entries(document)
+    endpoints = {url for _, entry in entries if _carries_jsonrpc(entry) for url in [_url(entry)] if url}
+    if not endpoints:
+        raise InputError(
+            document.path, f"no MCP traffic in this HAR file: none of its {len(entries)} entries carries JSON-RPC"
+        )
+    mcp = [(i, e) for i, e in entries if _url(e) in endpoints]
+    mcp.sort(key=lambda item: (_started(item[1]), item[0]))
+    found: list[Record] = []
+    for original, entry in mcp:
+        found.extend(_entry_records(original, entry))
+    for index, record in enumerate(found):
+        record.index = index
+    return found
+
+
+def _entries(document: Document) -> list[tuple[int, dict]]:
+    log = document.data.get("log") if isinstance(document.data, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        raise InputError(document.path, "not a HAR file: expected {\"log\": {\"entries\": [...]}}")
+    return [(i, e) for i, e in enumerate(entries) if isinstance(e, dict)]
+
+
+def _url(entry: dict) -> str | None:
+    request = entry.get("request")
+    url = request.get("url") if isinstance(request, dict) else None
+    return url.split("#")[0] if isinstance(url, str) else None
+
+
+def _carries_jsonrpc(entry: dict) -> bool:
+    request, response = entry.get("request") or {}, entry.get("response") or {}
+    post = request.get("postData") if isinstance(request, dict) else None
+    content = response.get("content") if isinstance(response, dict) else None
+    texts = [post.get("text") if isinstance(post, dict) else None, _body(content)[0]]
+    return any(isinstance(t, str) and '"jsonrpc"' in t for t in texts)
+
+
+def _started(entry: dict) -> datetime:
+    stamp = entry.get("startedDateTime")
+    try:
+        moment = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
+        return moment if moment.tzinfo else moment.astimezone()
+    except ValueError:
+        return datetime.max.astimezone()
+
+
+def _body(content) -> tuple[str | None, bool]:
+    """(decoded body text, whether it was decoded from base64)."""
+    if not isinstance(content, dict) or not isinstance(content.get("text"), str):
+        return None, False
+    text = content["text"]
+    if content.get("encoding") == "base64":
+        try:
+            return base64.b64decode(text, validate=False).decode("utf-8", "replace"), True
+        except (binascii.Error, ValueError):
+            return None, True
+    return text, False
+
+
+def _header_pointers(base: Pointer, pairs) -> dict[str, Pointer]:
+    found: dict[str, Pointer] = {}
+    for k, pair in enumerate(pairs if isinstance(pairs, list) else ()):
+        if isinstance(pair, dict) and isinstance(pair.get("name"), str):
+            found.setdefault(pair["name"].lower(), base / "headers" / k / "value")
+    return found
+
+
+def _entry_records(i: int, entry: dict) -> list[Record]:
+    at = Pointer(("log", "entries", i))
+    request = entry.get("request") if isinstance(entry.get("request"), dict) else {}
+    response = entry.get("response") if isinstance(entry.get("response"), dict) else {}
+    post = request.get("postData") if isinstance(request.get("postData"), dict) else {}
+    client = Record(
+        0, at / "request" / "postData" / "text", CLIENT, None,
+        {"method": request.get("method"), "url": request.get("url"), "headers": headers_dict(request.get("headers"))},
+        http_base=at / "request", header_pointers=_header_pointers(at / "request", request.get("headers")),
+    )
+    text = post.get("text") if isinstance(post.get("text"), str) else None
+    if text and text.strip():
+        try:
+            client.message = json.loads(text)
+            client.embedded = Embedded(client.base, text, len(text) - len(text.lstrip()), len(text.strip()), True)
+        except (ValueError, RecursionError):
+            client.raw_body = text
+    found = [client]
+    status = response.get("status")
+    http = {"status": status if isinstance(status, int) else None, "headers": headers_dict(response.get("headers"))}
+    body, from_base64 = _body(response.get("content"))
+    text_ptr = at / "response" / "content" / "text"
+    common = dict(http_base=at / "response", request=client,
+                  header_pointers=_header_pointers(at / "response", response.get("headers")))
+    content_type = (response.get("content") or {}).get("mimeType") or http["headers"].get("Content-Type")
+    if body and sse.is_event_stream(content_type or "") or (body and body.lstrip().startswith(("data:", "id:", "event:"))):
+        for k, event in enumerate(sse.parse(body)):
+            record = Record(0, text_ptr / k, SERVER, None, dict(http), **common)
+            record.embedded = Embedded(text_ptr, body, event.offset, len(event.data), not from_base64 and "\n" not in event.data)
+            _parse_into(record, event.data, event.complete)
+            found.append(record)
+        if len(found) == 1:
+            found.append(Record(0, text_ptr, SERVER, None, dict(http), **common))
+    elif body and body.strip():
+        record = Record(0, text_ptr, SERVER, None, dict(http), **common)
+        record.embedded = Embedded(text_ptr, body, len(body) - len(body.lstrip()), len(body.strip()), not from_base64)
+        _parse_into(record, body, True)
+        found.append(record)
+    else:
+        found.append(Record(0, text_ptr, SERVER, None, dict(http), **common))
+    return found
+
+
+def _parse_into(record: Record, text: str, complete: bool) -> None:
+    try:
+        record.message = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        if text.lstrip()[:1] in ("{", "["):
+            what = "SSE event ends early" if not complete else "body is not valid JSON"
+            record.problem = (record.base, f"{what}: {getattr(err, 'msg', err)}")
+        else:
+            record.raw_body = text
+
+
+class HarSource:
+    """Locates pointers in a HAR file, including pointers into the JSON embedded in its strings."""
+
+    def __init__(self, document: Document, found: list[Record]) -> None:
+        self.document = document
+        self.map: JsonSourceMap = document.source_map
+        self.embedded = {tuple(map(str, r.base)): r.embedded for r in found if getattr(r, "embedded", None)}
+        self._lines: LineIndex | None = None
+
+    def prepare(self, pointers) -> None:
+        self.map.prepare([self._outer(p)[0] for p in pointers])
+
+    def _outer(self, pointer: Pointer) -> tuple[Pointer, Embedded | None, Pointer]:
+        tokens = tuple(map(str, pointer))
+        for depth in (7, 6):
+            embedded = self.embedded.get(tokens[:depth])
+            if embedded is not None:
+                return embedded.string_pointer, embedded, Pointer(pointer[depth:])
+        return pointer, None, Pointer()
+
+    def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
+        outer, embedded, inner = self._outer(pointer)
+        start, end, found = self.map.offsets(outer, key and embedded is None)
+        if self._lines is None:
+            self._lines = LineIndex(self.document.text)
+        if embedded is None or not embedded.exact or found != outer:
+            return self._lines.span(start, end), found
+        inner_start, inner_end, inner_found = embedded.offsets(inner, key)
+        raw_start = _raw_offset(self.document.text, start, inner_start)
+        raw_end = _raw_offset(self.document.text, start, inner_end)
+        return self._lines.span(raw_start, raw_end), Pointer(pointer[: len(pointer) - len(inner)] + tuple(inner_found))
+
+
+def _raw_offset(text: str, quote: int, decoded: int) -> int:
+    """Offset in ``text`` of the ``decoded``-th character of the JSON string starting at ``quote``."""
+    i, count = quote + 1, 0
+    while count < decoded and i < len(text):
+        if text[i] == "\\":
+            if text[i + 1] == "u":
+                code = int(text[i + 2: i + 6], 16)
+                i += 12 if 0xD800 <= code < 0xDC00 and text[i + 6: i + 8] == "\\u" else 6
+            else:
+                i += 2
+        else:
+            i += 1
+        count += 1
+    return i

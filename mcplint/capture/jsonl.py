@@ -1,0 +1,167 @@
+"""JSONL transcripts, streamed: one record per line, in constant memory.
+
+A transcript can be gigabytes. Lines are read in chunks and parsed one at a time;
+only each line's byte offset is kept, so findings are located afterwards by
+reading just the lines they name again.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from typing import IO, Iterator
+
+from mcplint.capture.records import CLIENT, SERVER, Record
+from mcplint.document.jsonmap import JsonSourceMap
+from mcplint.document.pointer import Pointer
+from mcplint.document.span import Span
+
+CHUNK = 1 << 20
+WRAPPER_KEYS = ("from", "message", "http")
+
+
+def read_lines(handle: IO[bytes], max_line: int) -> Iterator[tuple[int, int, bytes | None, int]]:
+    """(line index, byte offset, line bytes or None when longer than ``max_line``, length)."""
+    index = offset = 0
+    pending = b""
+    skipped = -1  # >= 0 while discarding an overlong line: bytes discarded so far
+    while chunk := handle.read(CHUNK):
+        if skipped >= 0:
+            end = chunk.find(b"\n")
+            if end == -1:
+                skipped += len(chunk)
+                continue
+            yield index, offset, None, skipped + end
+            offset += skipped + end + 1
+            index += 1
+            skipped = -1
+            chunk = chunk[end + 1:]
+        pending += chunk
+        lines = pending.split(b"\n")
+        pending = lines.pop()
+        for line in lines:
+            yield index, offset, line if len(line) <= max_line else None, len(line)
+            offset += len(line) + 1
+            index += 1
+        if len(pending) > max_line:
+            skipped, pending = len(pending), b""
+    if skipped >= 0:
+        yield index, offset, None, skipped
+    elif pending:
+        yield index, offset, pending if len(pending) <= max_line else None, len(pending)
+
+
+def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tuple[Record | None, int | None]:
+    """The record a line holds (None for a blank line) and, for a line that is not JSON,
+    the 1-based column where parsing failed."""
+    where = Pointer((index,))
+    if data is None:
+        problem = f"line is {length / 1048576:.1f} MiB, over the {max_line // 1048576} MiB limit for one message"
+        return Record(index, where, None, None, problem=(where, problem)), None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return Record(index, where, None, None, problem=(where, f"not valid UTF-8 (byte 0x{data[err.start]:02x})")), \
+            len(data[: err.start].decode("utf-8", "replace")) + 1
+    if not text.strip():
+        return None, None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        cut = err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string")
+        what = "truncated JSON" if cut else "not valid JSON"
+        return Record(index, where, None, None, problem=(where, f"{what}: {err.msg}")), err.colno
+    except (ValueError, RecursionError) as err:
+        return Record(index, where, None, None, problem=(where, f"not valid JSON: {err}")), None
+    return to_record(index, value), None
+
+
+def to_record(index: int, value) -> Record:
+    where = Pointer((index,))
+    if isinstance(value, dict) and "jsonrpc" not in value and any(k in value for k in WRAPPER_KEYS):
+        record = Record(index, where / "message", value.get("from"), value.get("message"), value.get("http"))
+        if "from" in value and value["from"] not in (CLIENT, SERVER):
+            record.problem = (where / "from", f"'from' must be \"client\" or \"server\", not {json.dumps(value['from'])}")
+            record.sender = None
+        if "http" in value and not isinstance(value["http"], dict):
+            record.problem = (where / "http", "'http' must be an object")
+            record.http = None
+        return record
+    if isinstance(value, (dict, list)):
+        return Record(index, where, None, value)
+    return Record(index, where, None, None, problem=(where, "expected a JSON object per line"))
+
+
+def looks_like_transcript(head: bytes) -> bool:
+    """Sniff the start of a file: does it hold JSON-RPC messages or transcript records?"""
+    return any(marker in head for marker in (b'"jsonrpc"', b'"from"', b'"message"'))
+
+
+class JsonlSource:
+    """Locates pointers of a streamed transcript by re-reading the lines they name."""
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        self.handle = handle
+        self.offsets = array("q")  # byte offset of every line
+        self.lengths = array("q")
+        self.bad_columns: dict[int, int] = {}  # line index -> column where JSON parsing failed
+        self._maps: dict[int, JsonSourceMap | None] = {}
+        self._texts: dict[int, str] = {}
+
+    def add(self, index: int, offset: int, length: int) -> None:
+        self.offsets.append(offset)
+        self.lengths.append(length)
+
+    def text(self, index: int) -> str:
+        if index not in self._texts:
+            if not 0 <= index < len(self.offsets) or self.lengths[index] > (64 << 20):
+                return ""
+            self.handle.seek(self.offsets[index])
+            raw = self.handle.read(self.lengths[index])
+            self._texts[index] = raw.decode("utf-8", "replace").rstrip("\r")
+        return self._texts[index]
+
+    def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
+        index = int(pointer[0]) if pointer else 0
+        line = index + 1
+        text = self.text(index)
+        if index in self.bad_columns or len(pointer) <= 1:
+            column = self.bad_columns.get(index, 1)
+            first = len(text) - len(text.lstrip()) + 1 if column == 1 and text else column
+            return Span(line, first, line, max(first + 1, len(text.rstrip()) + 1 if column == 1 else first + 1)), \
+                Pointer(pointer[:1])
+        if index not in self._maps:
+            self._maps[index] = JsonSourceMap(text)
+        start, end, found = self._maps[index].offsets(Pointer(pointer[1:]), key)
+        return Span(line, start + 1, line, end + 1), Pointer((pointer[0], *found))
+
+    def prepare(self, pointers) -> None:
+        by_line: dict[int, list[Pointer]] = {}
+        for ptr in pointers:
+            if ptr and str(ptr[0]).isdigit():
+                by_line.setdefault(int(ptr[0]), []).append(Pointer(ptr[1:]))
+        for index, inner in by_line.items():
+            if index in self.bad_columns:
+                continue
+            if index not in self._maps:
+                self._maps[index] = JsonSourceMap(self.text(index))
+            try:
+                self._maps[index].prepare(inner)
+            except (ValueError, IndexError):
+                self.bad_columns[index] = 1
+
+    def lines(self) -> "SparseLines":
+        return SparseLines(dict((i + 1, t) for i, t in self._texts.items()), len(self.offsets))
+
+
+class SparseLines:
+    """The lines of a large file that code frames need, indexable like a list of all lines."""
+
+    def __init__(self, texts: dict[int, str], count: int) -> None:
+        self._texts, self._count = texts, count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index: int) -> str:
+        return self._texts.get(index + 1, "")

@@ -1,0 +1,295 @@
+"""Lint a capture: stream its records through the session model and the traffic rules,
+lint every tools/list result with the manifest rules, then locate what was found."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcplint.capture import har, jsonl
+from mcplint.capture.records import CLIENT, Record
+from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, Exchange, Session, VersionDetector
+from mcplint.checklist import ITEMS
+from mcplint.document.loader import Document, load_document
+from mcplint.document.manifest import Manifest
+from mcplint.document.pointer import Pointer
+from mcplint.errors import InputError
+from mcplint.findings import Finding, Related
+from mcplint.rule import CAPTURE, MANIFEST, RuleContext, TrafficRule, Violation
+
+CAPTURE_SUFFIXES = {".jsonl": "transcript", ".ndjson": "transcript", ".har": "har"}
+DETECTION_WINDOW = 2000  # records buffered while looking for the negotiated version
+HOOKS = ("check_record", "check_message", "check_exchange", "check_session")
+
+
+@dataclass
+class Linted:
+    findings: list[Finding]
+    version: str
+    kind: str  # "transcript" | "har"
+    tools: int
+    unassessed: dict[int, str]
+    lines: object  # what code frames show: the text, or the few lines findings need
+
+
+def capture_kind(path: str) -> str | None:
+    return CAPTURE_SUFFIXES.get(Path(path).suffix.lower())
+
+
+def sniff_kind(raw: bytes) -> str | None:
+    """What standard input holds: a HAR file, a JSONL transcript, or (None) a manifest."""
+    head = raw[:65536].lstrip()
+    if head.startswith(b"{") and b'"log"' in head[:400] and b'"entries"' in head:
+        return "har"
+    first, _, rest = head.partition(b"\n")
+    if rest.strip() and jsonl.looks_like_transcript(head):
+        try:
+            json.loads(first)
+        except ValueError:
+            return None
+        return "transcript"
+    return None
+
+
+def lint_capture(path: str, shown: str, plan, raw: bytes | None = None, kind: str | None = None) -> Linted:
+    """Lint the transcript or HAR file at ``path`` (``raw`` given for stdin)."""
+    kind = kind or capture_kind(path) or "transcript"
+    if kind == "har":
+        document = load_document(path if raw is None else shown, raw, plan.max_bytes)
+        document.path = shown
+        records = har.records(document)
+        linter = _Linter(plan, shown, har.HarSource(document, records))
+        linted = linter.run(iter(records), kind)
+        linted.lines = document.text
+        return linted
+    with _open(path, raw, shown) as handle:
+        head = handle.read(65536)
+        if not head.strip():
+            raise InputError(shown, "empty file, expected a JSONL transcript")
+        if not jsonl.looks_like_transcript(head) and b"\x00" not in head:
+            raise InputError(shown, "not an MCP transcript: no line holds a JSON-RPC message or a transcript record")
+        if b"\x00" in head:
+            raise InputError(shown, "binary file (contains NUL bytes), expected a JSONL transcript")
+        handle.seek(0)
+        source = jsonl.JsonlSource(handle)
+        linter = _Linter(plan, shown, source)
+        linted = linter.run(_stream(handle, source, plan.max_bytes), kind)
+        linted.lines = source.lines()
+        return linted
+
+
+def _open(path: str, raw: bytes | None, shown: str):
+    if raw is None:
+        try:
+            return open(path, "rb")
+        except FileNotFoundError:
+            raise InputError(shown, "no such file or directory") from None
+        except IsADirectoryError:
+            raise InputError(shown, "is a directory") from None
+        except OSError as err:
+            raise InputError(shown, f"cannot read: {err.strerror or err}") from None
+    spool = tempfile.SpooledTemporaryFile(max_size=64 << 20)
+    spool.write(raw)
+    spool.seek(0)
+    return spool
+
+
+def _stream(handle, source: "jsonl.JsonlSource", max_line: int):
+    for index, offset, data, length in jsonl.read_lines(handle, max_line):
+        source.add(index, offset, length)
+        record, bad_column = jsonl.parse_line(index, data, length, max_line)
+        if bad_column is not None:
+            source.bad_columns[index] = bad_column
+        if record is not None:
+            yield record
+
+
+class _Linter:
+    def __init__(self, plan, path: str, source) -> None:
+        self.plan, self.path, self.source = plan, path, source
+        self.raw: list[tuple[object, Violation, str | None]] = []
+        self._hooks: dict[str, dict[str, list]] = {}
+        self._manifest_rules: dict[str, list] = {}
+        self._tool_lists: set[str] = set()
+        self.session: Session | None = None
+
+    # -- rules per version -------------------------------------------------------------
+
+    def hooks(self, version: str) -> dict[str, list]:
+        found = self._hooks.get(version)
+        if found is None:
+            found = self._hooks[version] = {hook: [] for hook in HOOKS}
+            for rule in self.plan.rules:
+                if not isinstance(rule, TrafficRule) or version not in rule.versions or CAPTURE not in rule.applies_to:
+                    continue
+                ctx = RuleContext(version, self.plan.options[rule.code], self.path, self.session, self.plan.lock)
+                for hook in HOOKS:
+                    if getattr(type(rule), hook) is not getattr(TrafficRule, hook):
+                        found[hook].append((rule, ctx, getattr(rule, hook)))
+        return found
+
+    def manifest_rules(self, version: str) -> list:
+        found = self._manifest_rules.get(version)
+        if found is None:
+            found = self._manifest_rules[version] = [
+                rule for rule in self.plan.rules
+                if not isinstance(rule, TrafficRule) and MANIFEST in rule.applies_to and version in rule.versions
+            ]
+        return found
+
+    # -- the run ---------------------------------------------------------------------------
+
+    def run(self, records, kind: str) -> Linted:
+        detector = VersionDetector()
+        buffer: list[Record] = []
+        for record in records:
+            if self.session is None:
+                buffer.append(record)
+                found = detector.feed(record)
+                if found or len(buffer) >= DETECTION_WINDOW:
+                    self._start(found or detector.fallback(self.plan.version), buffer)
+                    buffer = []
+                continue
+            self._record(record)
+        if self.session is None:
+            self._start(detector.fallback(self.plan.version), buffer)
+        session = self.session
+        for rule, ctx, hook in self.hooks(session.version)["check_session"]:
+            self.raw.extend((rule, v, None) for v in hook(session, ctx))
+        return Linted(self._findings(), session.version, kind, len(session.tools), self._unassessed(), None)
+
+    def _start(self, version: str, buffer: list[Record]) -> None:
+        self.session = Session(version)
+        for record in buffer:
+            self._record(record)
+
+    def _record(self, record: Record) -> None:
+        session = self.session
+        if record.http and session.transport != "http":
+            session.transport = "http"
+            session.seen["http"] += 1
+        hooks = self.hooks(session.version)
+        for rule, ctx, hook in hooks["check_record"]:
+            self.raw.extend((rule, v, None) for v in hook(record, session, ctx))
+        if record.sender == CLIENT and record.http:
+            session.last_request = record
+        if record.message is None:
+            return
+        for message in session.messages(record):
+            hooks = self.hooks(session.version)
+            tool = message.params.get("name") if message.method == "tools/call" else None
+            for rule, ctx, hook in hooks["check_message"]:
+                self.raw.extend((rule, v, tool) for v in hook(message, session, ctx))
+            if message.kind == REQUEST:
+                session.open(message)
+            elif message.kind == NOTIFICATION:
+                if message.method == "notifications/initialized" and message.sender == CLIENT:
+                    session.initialized = True
+            elif message.kind == RESPONSE:
+                exchange = session.answer(message)
+                if exchange is not None:
+                    self._exchange(exchange)
+
+    def _exchange(self, exchange: Exchange) -> None:
+        session = self.session
+        session.absorb(exchange)
+        session.seen[exchange.method or "?"] += 1
+        tool = exchange.tool_name if exchange.method == "tools/call" else None
+        for rule, ctx, hook in self.hooks(session.version)["check_exchange"]:
+            self.raw.extend((rule, v, tool) for v in hook(exchange, session, ctx))
+        if exchange.method == "tools/list" and exchange.response.result is not None:
+            self._lint_tool_list(exchange)
+
+    def _lint_tool_list(self, exchange: Exchange) -> None:
+        """Every manifest rule on a tools/list page; a page seen before is not linted again."""
+        response = exchange.response
+        tools = response.result.get("tools")
+        digest = hashlib.sha256(json.dumps(tools, sort_keys=True, default=str).encode()).hexdigest()
+        self.session.seen["tools/list-result"] += 1
+        if digest in self._tool_lists:
+            return
+        self._tool_lists.add(digest)
+        document = Document(self.path, "", response.data, "json", None)
+        manifest = Manifest(document, "response", Pointer(("result", "tools")))
+        version = self.session.version
+        for rule in self.manifest_rules(version):
+            ctx = RuleContext(version, self.plan.options[rule.code], self.path, manifest, self.plan.lock)
+            for violation in rule.check(manifest, ctx):
+                self.raw.append((rule, _moved(violation, response.ptr), manifest.tool_name_at(violation.pointer)))
+
+    # -- results ---------------------------------------------------------------------------
+
+    def _findings(self) -> list[Finding]:
+        if not self.raw:
+            return []
+        self.source.prepare([v.pointer for _, v, _ in self.raw] + [p for _, v, _ in self.raw for p, _ in v.related])
+        findings = []
+        seen: set[tuple] = set()
+        for rule, violation, tool in self.raw:
+            key = (rule.code, violation.pointer, violation.message)
+            if key in seen:
+                continue
+            seen.add(key)
+            span, _ = self.source.span(violation.pointer, violation.at_key)
+            findings.append(Finding(
+                code=rule.code,
+                name=rule.name,
+                severity=self.plan.severity.get(rule.code, rule.severity),
+                message=violation.message,
+                path=self.path,
+                span=span,
+                pointer=str(violation.pointer),
+                checklist=tuple(rule.checklist),
+                tool=tool if isinstance(tool, str) else None,
+                fingerprint=_fingerprint(rule.code, self.path, violation),
+                related=tuple(Related(m, str(p), self.source.span(p)[0]) for p, m in violation.related),
+            ))
+        return findings
+
+    def _unassessed(self) -> dict[int, str]:
+        """Checklist items this capture gave no evidence for, and what was missing."""
+        session = self.session
+        traffic: dict[int, list[str]] = {}
+        manifest_items: set[int] = set()
+        for rule in self.plan.rules:
+            for item in rule.checklist:
+                if isinstance(rule, TrafficRule):
+                    traffic.setdefault(item, []).append(rule.needs)
+                elif MANIFEST in rule.applies_to:
+                    manifest_items.add(item)
+        missing: dict[int, str] = {}
+        has_tools = session.seen["tools/list-result"] > 0
+        for item in ITEMS:
+            if item in session.assessed or (item in manifest_items and has_tools):
+                continue
+            if item in traffic:
+                needs = sorted({n for n in traffic[item] if n})
+                missing[item] = "the capture has no " + " or ".join(needs) if needs else "no evidence in the capture"
+            elif item in manifest_items:
+                missing[item] = "the capture has no tools/list result"
+            else:
+                missing[item] = "no selected rule checks it"
+        return missing
+
+
+def _moved(violation: Violation, base: Pointer) -> Violation:
+    return Violation(
+        Pointer((*base, *violation.pointer)), violation.message, violation.at_key,
+        tuple((Pointer((*base, *p)), m) for p, m in violation.related),
+    )
+
+
+def _fingerprint(code: str, path: str, violation: Violation) -> str:
+    """Without the record's position, so a finding keeps its identity when traffic is
+    re-recorded with more or fewer lines before it."""
+    tokens = list(map(str, violation.pointer))
+    while tokens and not tokens[0].isalpha():
+        tokens.pop(0)
+    if tokens[:3] == ["log", "entries", tokens[2] if len(tokens) > 2 else ""]:
+        tokens = tokens[3:]
+    payload = f"{code}\0{path}\0{'/'.join(tokens)}\0{violation.message}"
+    return hashlib.sha256(payload.encode()).hexdigest()[:32]
+

@@ -1,0 +1,244 @@
+"""The session model: messages classified, requests paired with responses, and what
+the session negotiated (version, capabilities, tools) as the capture goes along."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcplint import versions
+from mcplint.capture.records import CLIENT, SERVER, Record
+from mcplint.document.pointer import Pointer
+
+REQUEST, NOTIFICATION, RESPONSE, INVALID = "request", "notification", "response", "invalid"
+META_VERSION = "io.modelcontextprotocol/protocolVersion"
+
+# Methods only a server sends; everything else is taken to come from the client when a
+# line does not say who sent it.
+SERVER_METHODS = frozenset({
+    "sampling/createMessage", "elicitation/create", "roots/list",
+    "notifications/message", "notifications/progress", "notifications/resources/updated",
+    "notifications/resources/list_changed", "notifications/tools/list_changed",
+    "notifications/prompts/list_changed", "notifications/elicitation/complete",
+    "notifications/tasks/status", "notifications/subscriptions/acknowledged",
+})
+
+
+@dataclass(slots=True)
+class Message:
+    record: Record
+    data: Any  # the JSON-RPC object as sent (anything, for an invalid message)
+    ptr: Pointer  # where `data` is in the file
+    sender: str  # CLIENT | SERVER
+    kind: str  # REQUEST | NOTIFICATION | RESPONSE | INVALID
+    in_batch: bool = False
+
+    @property
+    def method(self) -> str | None:
+        method = self.data.get("method") if isinstance(self.data, dict) else None
+        return method if isinstance(method, str) else None
+
+    @property
+    def id(self) -> Any:
+        return self.data.get("id") if isinstance(self.data, dict) else None
+
+    @property
+    def params(self) -> dict:
+        params = self.data.get("params") if isinstance(self.data, dict) else None
+        return params if isinstance(params, dict) else {}
+
+    @property
+    def result(self) -> dict | None:
+        result = self.data.get("result") if isinstance(self.data, dict) else None
+        return result if isinstance(result, dict) else None
+
+    @property
+    def error(self) -> dict | None:
+        error = self.data.get("error") if isinstance(self.data, dict) else None
+        return error if isinstance(error, dict) else None
+
+    @property
+    def meta_version(self) -> str | None:
+        meta = self.params.get("_meta")
+        value = meta.get(META_VERSION) if isinstance(meta, dict) else None
+        return value if isinstance(value, str) else None
+
+
+@dataclass(slots=True)
+class Exchange:
+    """A request and the response that answered it (same id, opposite direction)."""
+
+    request: Message
+    response: Message
+    tool: tuple[Pointer, dict] | None = None  # tools/call: the definition from tools/list, if seen
+
+    @property
+    def method(self) -> str | None:
+        return self.request.method
+
+    @property
+    def tool_name(self) -> str | None:
+        name = self.request.params.get("name")
+        return name if isinstance(name, str) else None
+
+
+def kind_of(data: Any) -> str:
+    if not isinstance(data, dict):
+        return INVALID
+    if "method" in data:
+        return REQUEST if "id" in data else NOTIFICATION
+    if "result" in data or "error" in data:
+        return RESPONSE
+    return INVALID
+
+
+def id_key(value: Any) -> Any:
+    return value if isinstance(value, (str, int)) and not isinstance(value, bool) else repr(value)
+
+
+@dataclass
+class Session:
+    version: str  # the protocol version rules are checked against
+    transport: str = "stdio"  # "stdio" | "http"
+    negotiated: str | None = None  # what initialize / the first accepted request settled
+    server_capabilities: dict | None = None
+    server_info: dict | None = None
+    initialize: Exchange | None = None  # the latest successful initialize exchange
+    initialized: bool = False  # notifications/initialized seen after it
+    session_id: str | None = None  # Mcp-Session-Id the server assigned
+    tools: dict[str, tuple[Pointer, dict]] = field(default_factory=dict)
+    pending: dict[tuple[str, Any], Message] = field(default_factory=dict)
+    seen: Counter = field(default_factory=Counter)  # evidence: what the capture contains
+    assessed: set[int] = field(default_factory=set)  # checklist items some rule could judge
+    last_request: Record | None = None  # the latest client HTTP record
+
+    def assess(self, rule) -> None:
+        """A rule had evidence to judge its checklist items (whether or not it found a problem)."""
+        self.assessed.update(rule.checklist)
+
+    @property
+    def era(self) -> str:
+        return "stateless" if versions.is_stateless(self.version) else "handshake"
+
+    def messages(self, record: Record) -> list[Message]:
+        """The JSON-RPC messages of a record (one, or each item of a batch)."""
+        data = record.message
+        if isinstance(data, list):
+            return [self._message(record, item, record.base / i, True) for i, item in enumerate(data)]
+        return [self._message(record, data, record.base, False)]
+
+    def _message(self, record: Record, data: Any, ptr: Pointer, in_batch: bool) -> Message:
+        kind = kind_of(data)
+        return Message(record, data, ptr, record.sender or self._infer_sender(record, data, kind), kind, in_batch)
+
+    def _infer_sender(self, record: Record, data: Any, kind: str) -> str:
+        if record.http:
+            return SERVER if "status" in record.http else CLIENT
+        if kind == RESPONSE:
+            key = id_key(data.get("id"))
+            if (CLIENT, key) in self.pending:
+                return SERVER
+            return CLIENT if (SERVER, key) in self.pending else SERVER
+        if kind in (REQUEST, NOTIFICATION):
+            return SERVER if data.get("method") in SERVER_METHODS else CLIENT
+        return SERVER
+
+    def open(self, message: Message) -> None:
+        self.pending[(message.sender, id_key(message.id))] = message
+
+    def answer(self, message: Message) -> Exchange | None:
+        """Pair a response with its request; None when no request has its id."""
+        asker = CLIENT if message.sender == SERVER else SERVER
+        request = self.pending.pop((asker, id_key(message.id)), None)
+        if request is None:
+            return None
+        exchange = Exchange(request, message)
+        if request.method == "tools/call":
+            exchange.tool = self.tools.get(exchange.tool_name)
+        return exchange
+
+    def absorb(self, exchange: Exchange) -> None:
+        """Learn what a successful exchange settles: version, capabilities, tools."""
+        result = exchange.response.result
+        if result is None:
+            return
+        method = exchange.method
+        if method == "initialize":
+            self.initialize, self.initialized = exchange, False
+            self.server_capabilities = _dict(result.get("capabilities"))
+            self.server_info = _dict(result.get("serverInfo"))
+            negotiated = result.get("protocolVersion")
+            if isinstance(negotiated, str):
+                self.negotiated = negotiated
+                if negotiated in versions.VERSIONS:
+                    self.version = negotiated
+            session_id = exchange.response.record.header("mcp-session-id")
+            self.session_id = session_id or self.session_id
+        elif method == "server/discover":
+            self.server_capabilities = _dict(result.get("capabilities"))
+        elif method == "tools/list":
+            tools = result.get("tools")
+            if isinstance(tools, list):
+                for i, tool in enumerate(tools):
+                    if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                        self.tools[tool["name"]] = (exchange.response.ptr / "result" / "tools" / i, tool)
+
+
+def _dict(value: Any) -> dict | None:
+    return value if isinstance(value, dict) else None
+
+
+class VersionDetector:
+    """Finds the version a capture speaks from its first accepted negotiation: the
+    initialize result, or a stateless request (its `_meta` version) answered with a result."""
+
+    def __init__(self) -> None:
+        self.claims: dict[Any, tuple[str, str | None]] = {}
+        self.header: str | None = None
+        self.saw_result_type = self.saw_plain_result = False
+
+    def feed(self, record: Record) -> str | None:
+        data = record.message
+        for item in data if isinstance(data, list) else [data]:
+            found = self._item(item)
+            if found:
+                return found
+        if record.http and "method" in record.http and self.header is None:
+            value = record.header("mcp-protocol-version")
+            self.header = value if value in versions.VERSIONS else None
+        return None
+
+    def _item(self, data: Any) -> str | None:
+        kind = kind_of(data)
+        if kind == REQUEST:
+            if data["method"] == "initialize":
+                self.claims[id_key(data["id"])] = ("initialize", None)
+            else:
+                params = data.get("params")
+                meta = params.get("_meta") if isinstance(params, dict) else None
+                version = meta.get(META_VERSION) if isinstance(meta, dict) else None
+                if isinstance(version, str):
+                    self.claims[id_key(data["id"])] = ("meta", version)
+        elif kind == RESPONSE:
+            claim = self.claims.pop(id_key(data.get("id")), None)
+            result = data.get("result")
+            if isinstance(result, dict):
+                self.saw_result_type |= "resultType" in result
+                self.saw_plain_result |= "resultType" not in result
+            if claim and isinstance(result, dict):
+                version = result.get("protocolVersion") if claim[0] == "initialize" else claim[1]
+                if isinstance(version, str) and version in versions.VERSIONS:
+                    return version
+        return None
+
+    def fallback(self, configured: str | None) -> str:
+        """When nothing was negotiated: the version header, the configured version, or what
+        the results look like (no `resultType` means a handshake-era server)."""
+        if self.header:
+            return self.header
+        if configured:
+            return configured
+        if self.saw_plain_result and not self.saw_result_type:
+            return versions.LATEST_HANDSHAKE
+        return versions.LATEST
