@@ -33,7 +33,10 @@ class Embedded:
     def offsets(self, inner: Pointer, key: bool) -> tuple[int, int, Pointer]:
         if self._map is None:
             self._map = JsonSourceMap(self.body[self.offset: self.offset + self.length])
-        start, end, found = self._map.offsets(inner, key)
+        try:
+            start, end, found = self._map.offsets(inner, key)
+        except (ValueError, IndexError):  # the message is not valid JSON: the whole of it
+            return self.offset, self.offset + self.length, Pointer()
         return self.offset + start, self.offset + end, found
 
 

@@ -31,7 +31,7 @@ def parse(body: str) -> list[Event]:
         start = position
         position = match.end()
         if not line:
-            if data:
+            if any(data):  # an empty data buffer dispatches nothing (SSE priming events)
                 events.append(Event("\n".join(data), offset, event_id, event_type, True))
             data, offset, event_type = [], -1, None
             if not ending:
@@ -52,7 +52,7 @@ def parse(body: str) -> list[Event]:
             event_type = value
         if not ending:
             break
-    if data:
+    if any(data):
         events.append(Event("\n".join(data), offset, event_id, event_type, False))
     return events
 
