@@ -43,11 +43,30 @@ tools:
     annotations:
       readOnlyHint: true
 """
+def _transcript() -> str:
+    import json
+
+    tools = json.loads(GOOD_JSON)["tools"] if GOOD_JSON.lstrip().startswith("{") else json.loads(GOOD_JSON)
+    version = "2025-11-25"
+    records = [
+        ("client", {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+        ("server", {"jsonrpc": "2.0", "id": 1, "result": {
+            "protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": {"name": "w", "version": "1"}}}),
+        ("client", {"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        ("client", {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        ("server", {"jsonrpc": "2.0", "id": 2, "result": {"tools": tools}}),
+    ]
+    return "".join(json.dumps({"from": who, "message": message}) + "\n" for who, message in records)
+
+
 UNRELATED = {
     "package.json": '{"name": "weather-server", "version": "1.0.0", "scripts": {"start": "node index.js"}}\n',
     "tsconfig.json": '{\n  // comments: not valid JSON\n  "compilerOptions": {"strict": true,},\n}\n',
     "docker-compose.yml": "services:\n  server:\n    image: weather:latest\n",
+    "logs/events.jsonl": '{"level": "info", "msg": "started"}\n{"level": "info", "msg": "stopped"}\n',
 }
+GOOD_TRANSCRIPT = _transcript()
 # Looks like a broken manifest, so `check --skip-non-manifests` would fail (exit 2) on it:
 # the hook's file types must keep it from ever being passed.
 PYTHON_FILE = ("server/tools.py", '{"tools": [  # not JSON, and not a manifest\n')
@@ -93,7 +112,8 @@ def try_repo(tmp_path_factory):
     """Both try-repo runs at once: {"good": (code, output), "bad": (code, output)}."""
     home = tmp_path_factory.mktemp("pre-commit-home")
     hook_repo = _snapshot(tmp_path_factory.mktemp("mcplint-snapshot"))
-    base = {**UNRELATED, "mcp/good.json": GOOD_JSON, "mcp/good.yaml": GOOD_YAML, PYTHON_FILE[0]: PYTHON_FILE[1]}
+    base = {**UNRELATED, "mcp/good.json": GOOD_JSON, "mcp/good.yaml": GOOD_YAML, PYTHON_FILE[0]: PYTHON_FILE[1],
+            "mcp/session.jsonl": GOOD_TRANSCRIPT}
     repos = {
         "good": _git_repo(tmp_path_factory.mktemp("good-repo"), base),
         "bad": _git_repo(tmp_path_factory.mktemp("bad-repo"), {**base, "mcp/bad.json": BAD_JSON}),
@@ -122,9 +142,9 @@ def test_hook_passes_on_good_manifests_and_unrelated_files(try_repo):
     assert code == 0, output
     hook = _hook_output(output)
     assert "mcplint" in output and "Passed" in output
-    # good.json and good.yaml linted; package.json, tsconfig.json, docker-compose.yml skipped;
-    # tools.py never passed (it would have been an error, exit 2)
-    assert "in 2 manifests" in hook and "3 files skipped" in hook, hook
+    # good.json, good.yaml and session.jsonl linted; package.json, tsconfig.json,
+    # docker-compose.yml and a log in JSONL skipped; tools.py never passed (it would be exit 2)
+    assert "in 2 manifests and 1 capture" in hook and "4 files skipped" in hook, hook
     assert "tools.py" not in output
 
 
@@ -133,7 +153,7 @@ def test_hook_fails_on_a_bad_manifest(try_repo):
     assert code == 1, output
     hook = _hook_output(output)
     assert "Failed" in output and "- exit code: 1" in output
-    assert "mcp/bad.json:" in hook and "in 3 manifests" in hook and "3 files skipped" in hook, hook
+    assert "mcp/bad.json:" in hook and "in 3 manifests and 1 capture" in hook and "4 files skipped" in hook, hook
     assert "tools.py" not in output and "package.json" not in hook
 
 
@@ -153,7 +173,12 @@ def test_hook_manifest_is_valid():
     (hook,) = _hooks()
     assert hook["id"] == "mcplint" and hook["language"] == "python"
     assert hook["entry"].split() == ["mcplint", "check", "--skip-non-manifests"]
-    assert hook["types_or"] == ["json", "yaml"] and hook["require_serial"] is True
+    assert hook["types"] == ["text"] and hook["require_serial"] is True
+    import re
+
+    matched = [name for name in ("a.json", "b.yaml", "c.yml", "d.jsonl", "e.har", "f.ndjson", "g.py", "h.json.bak")
+               if re.search(hook["files"], name)]
+    assert matched == ["a.json", "b.yaml", "c.yml", "d.jsonl", "e.har", "f.ndjson"]
 
 
 # ---------------------------------------------------------------- --skip-non-manifests
