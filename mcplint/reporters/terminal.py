@@ -39,7 +39,6 @@ LEVELS = ("error", "warning", "info")
 SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 STATUS_STYLE = {"pass": "green", "fail": "bold red", "not-assessable": "dim"}
 GUTTER = "bold blue"
-NOT_ASSESSABLE_MARK = "*"
 
 # Characters that must not reach the terminal raw: C0/C1 controls and the
 # bidirectional overrides/isolates that can reorder what is displayed ("Trojan Source").
@@ -364,7 +363,7 @@ def _checklist(console: Console, checklist) -> None:
     table.add_column("#", justify="right")
     table.add_column("item")
     table.add_column("status", no_wrap=True)
-    notes: list[str] = []  # the not-assessable hint is long: say it once, as a footnote
+    notes: list[str] = []  # why an item is not assessable: said once each, as numbered footnotes
     for entry in checklist:
         status = entry["status"]
         if status == "fail":
@@ -375,9 +374,9 @@ def _checklist(console: Console, checklist) -> None:
             note = entry.get("note") or "not assessable"
             if note not in notes:
                 notes.append(note)
-            label = "not assessable" + NOT_ASSESSABLE_MARK * (notes.index(note) + 1)
+            label = f"not assessable [{notes.index(note) + 1}]"
         table.add_row(Text(str(entry["item"])), Text(entry["title"]), Text(label, style=STATUS_STYLE.get(status)))
     console.print(table)
     for i, note in enumerate(notes):  # wrapped to the width, like the table above
-        console.print(Text(f"{NOT_ASSESSABLE_MARK * (i + 1)} {safe(note)}", style="dim"))
+        console.print(Text(f"[{i + 1}] {safe(note)}", style="dim"))
 
