@@ -96,6 +96,40 @@ def check(
 
 
 @app.command()
+def audit(
+    target: List[str] = typer.Argument(..., metavar="URL | -- COMMAND [ARG...]", help="A Streamable HTTP endpoint URL, or -- and the command that starts a stdio server."),
+    format: Format = typer.Option(Format.rich, "--format", "-f", help="Report format."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of standard output."),
+    select: Optional[List[str]] = typer.Option(None, "--select", help="Rules to run: codes, code prefixes, names or ALL (comma-separated or repeated)."),
+    ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Rules to skip (same forms as --select)."),
+    protocol_version: Optional[str] = typer.Option(None, "--protocol-version", help="Speak this protocol version instead of detecting the server's (server/discover, then initialize)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="Config file (default: .mcplint.yaml or [tool.mcplint] in pyproject.toml, found upward)."),
+    fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Lowest severity that makes the exit code 1 [default: error]."),
+    record: Optional[Path] = typer.Option(None, "--record", help="Write the session to this .jsonl transcript (credentials redacted); `mcplint check` reads it."),
+    env: Optional[List[str]] = typer.Option(None, "--env", help="KEY=VALUE for the server's environment (stdio; repeatable)."),
+    cwd: Optional[Path] = typer.Option(None, "--cwd", help="Working directory of the server (stdio)."),
+    header: Optional[List[str]] = typer.Option(None, "--header", "-H", help="'Name: value' sent with every request (HTTP; repeatable); $VAR and ${VAR} are read from the environment."),
+    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for each answer (also for the server to start)."),
+    call_read_only: bool = typer.Option(False, "--call-read-only", help="Also call tools annotated read-only (and closed-world, with no side effect in name or description) with valid arguments."),
+    allow_calls: Optional[List[str]] = typer.Option(None, "--allow-calls", help="Tools the audit may call whatever their annotations say (comma-separated or repeated)."),
+    probe_rate_limit: Optional[int] = typer.Option(None, "--probe-rate-limit", metavar="N", help="Send up to N cheap requests (N <= 500) within 10 s and report any throttling."),
+    sarif_output: Optional[Path] = typer.Option(None, "--sarif-output", help="Also write a SARIF report to this file, whatever --format prints."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log each probe and what it saw to standard error."),
+) -> None:
+    """Audit a live MCP server: run safe probes, record the session, lint it."""
+    from mcplint.commands.audit import run_audit
+
+    code = run_audit(
+        target=target, fmt=format.value, output=output, select=_split(select), ignore=_split(ignore),
+        protocol_version=protocol_version, config_path=config, fail_on=fail_on.value if fail_on else None,
+        verbose=verbose, record=record, env=env or [], cwd=str(cwd) if cwd is not None else None,
+        headers=header or [], timeout=timeout, call_read_only=call_read_only, allow_calls=allow_calls or [],
+        probe_rate_limit=probe_rate_limit, sarif_output=sarif_output,
+    )
+    raise typer.Exit(code)
+
+
+@app.command()
 def lock(
     paths: List[str] = typer.Argument(..., help="Manifest files or folders to pin (walked like `check`)."),
     output: Path = typer.Option(Path("mcplint.lock"), "--output", "-o", help="The lock file to write."),

@@ -1,0 +1,290 @@
+"""The Streamable HTTP transport: POST/GET/DELETE to one endpoint, stdlib only.
+
+Safety properties, by construction:
+
+- Only the endpoint's origin is ever contacted: the connection is opened to the
+  URL's host and port, no environment proxy is used, and redirects are never
+  followed (a 3xx is recorded and returned to the caller, which reports it).
+- Credentials (the user's ``--header`` values) go only to that origin, and every
+  request is recorded with them redacted.
+- Every exchange has a deadline; reads are bounded in time and size.
+
+Responses may be ``application/json`` (one message, or an array for a batch) or
+``text/event-stream`` (each SSE event with data is one message). The recorder gets
+one server line per message, or one line with ``"message": null`` when the response
+has no JSON-RPC body. Headers are recorded exactly as sent: http.client is told not
+to add its own, and this module writes Host, Content-Length and the rest itself.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import ssl
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+from urllib.parse import urlsplit
+
+from mcplint.audit.sse import SSEParser
+from mcplint.audit.stdio import ServerError
+
+MAX_BODY = 16 * 1024 * 1024
+RAW_LIMIT = 4096  # non-JSON bodies are kept (shortened) in the transcript's "raw" key
+ACCEPT_BOTH = "application/json, text/event-stream"
+
+
+@dataclass
+class HttpReply:
+    status: int
+    headers: dict[str, str]
+    messages: list[Any] = field(default_factory=list)  # parsed JSON-RPC messages, in order
+    body: str = ""  # a non-JSON body, shortened
+    content_type: str = ""
+    cut_short: bool = False  # the read stopped at the deadline or the bound, not at the end
+
+    def header(self, name: str) -> str | None:
+        name = name.lower()
+        return next((v for k, v in self.headers.items() if k.lower() == name), None)
+
+    def response(self, request_id: Any) -> dict | None:
+        """The JSON-RPC response with this id among the messages, if any."""
+        for message in self.messages:
+            if isinstance(message, dict) and ("result" in message or "error" in message) and message.get("id") == request_id:
+                return message
+        return None
+
+
+class HttpClient:
+    def __init__(self, url: str, user_headers: dict[str, str], recorder, user_agent: str) -> None:
+        parts = urlsplit(url)
+        self.url = url
+        self.https = parts.scheme == "https"
+        self.host = parts.hostname or ""
+        self.port = parts.port or (443 if self.https else 80)
+        self.path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        default_port = parts.port is None or parts.port == (443 if self.https else 80)
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        self.host_header = host if default_port else f"{host}:{self.port}"
+        self.user_headers = dict(user_headers)
+        self.recorder = recorder
+        self.user_agent = user_agent
+        self._conn: http.client.HTTPConnection | None = None
+        self._used = False  # the open connection has served a request (a retry is safe once)
+
+    # -- the one entry point ---------------------------------------------------
+    def exchange(self, method: str, message: Any = None, *, raw: str | None = None, timeout: float,
+                 headers: dict[str, str] | None = None, omit: frozenset[str] = frozenset(),
+                 accept: str = ACCEPT_BOTH, until: Callable[[Any], bool] | None = None,
+                 read_bound: float | None = None, probe: str | None = None,
+                 send_credentials: bool = True) -> HttpReply:
+        """Send one request and read its response.
+
+        ``until(message)`` ends an SSE read early once it returns true (the awaited
+        response arrived); ``read_bound`` caps how long a stream is read (the GET probe).
+        ``omit`` drops headers by lower-case name; ``send_credentials=False`` drops the
+        user's --header values (the no-credentials probe)."""
+        body = None
+        if raw is not None:
+            body = raw.encode("utf-8")
+        elif message is not None:
+            body = json.dumps(message, ensure_ascii=False).encode("utf-8")
+        sent = self._headers(method, body, accept, headers or {}, omit, send_credentials)
+        self.recorder.client(message, {"method": method, "url": self.url, "headers": sent}, raw=raw, probe=probe)
+        deadline = time.monotonic() + timeout
+        response, sock = self._send(method, body, sent, deadline)
+        try:
+            return self._read(response, sock, deadline, until, read_bound)
+        finally:
+            if response.will_close or not response.isclosed():
+                response.close()
+                self.close()  # a stream left half-read cannot carry the next request
+
+    def close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except OSError:
+                pass
+            self._conn = None
+            self._used = False
+
+    # -- request ---------------------------------------------------------------
+    def _headers(self, method, body, accept, extra, omit, send_credentials) -> dict[str, str]:
+        headers = {"Host": self.host_header, "User-Agent": self.user_agent, "Accept": accept}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        if send_credentials:
+            headers.update(self.user_headers)
+        headers.update(extra)
+        headers = {k: v for k, v in headers.items() if k.lower() not in omit}
+        if body is not None:
+            headers["Content-Length"] = str(len(body))
+        return headers
+
+    def _connect(self, deadline: float) -> http.client.HTTPConnection:
+        timeout = max(deadline - time.monotonic(), 0.05)
+        if self.https:
+            conn = http.client.HTTPSConnection(self.host, self.port, timeout=timeout,
+                                               context=ssl.create_default_context())
+        else:
+            conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        try:
+            conn.connect()
+        except Exception as err:
+            conn.close()
+            raise self._connect_error(err) from None
+        return conn
+
+    def _send(self, method, body, headers, deadline) -> tuple[http.client.HTTPResponse, socket.socket]:
+        for attempt in (1, 2):
+            if self._conn is None:
+                self._conn = self._connect(deadline)
+            reused = self._used
+            conn = self._conn
+            sock = conn.sock  # kept: http.client drops it from the connection on "Connection: close"
+            try:
+                sock.settimeout(max(deadline - time.monotonic(), 0.05))
+                conn.putrequest(method, self.path, skip_host=True, skip_accept_encoding=True)
+                for name, value in headers.items():
+                    conn.putheader(name, value)
+                conn.endheaders(body)
+                response = conn.getresponse()
+                self._used = True
+                return response, sock
+            except (TimeoutError, socket.timeout):
+                self.close()
+                raise TimeoutError from None
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError) as err:
+                self.close()
+                if reused and attempt == 1:
+                    continue  # the server closed an idle keep-alive connection: one fresh try
+                raise ServerError(f"{self.url}: the server closed the connection without answering ({_name(err)})") from None
+            except ssl.SSLError as err:
+                self.close()
+                raise ServerError(f"{self.url}: TLS error: {err.reason or err}") from None
+            except http.client.HTTPException as err:
+                self.close()
+                raise ServerError(f"{self.url}: not an HTTP response ({_name(err)}: {str(err)[:80]})") from None
+            except OSError as err:
+                self.close()
+                raise ServerError(f"{self.url}: connection failed: {err.strerror or err}") from None
+        raise AssertionError("unreachable")
+
+    def _connect_error(self, err: Exception) -> Exception:
+        where = f"{self.host}:{self.port}"
+        if isinstance(err, ConnectionRefusedError):
+            return ServerError(f"{self.url}: nothing is listening at {where} (connection refused)")
+        if isinstance(err, socket.gaierror):
+            return ServerError(f"{self.url}: cannot resolve host {self.host!r}")
+        if isinstance(err, ssl.SSLCertVerificationError):
+            return ServerError(f"{self.url}: TLS certificate verification failed: {err.verify_message or err.reason}")
+        if isinstance(err, ssl.SSLError):
+            return ServerError(f"{self.url}: TLS error: {err.reason or err}")
+        if isinstance(err, (TimeoutError, socket.timeout)):
+            return ServerError(f"{self.url}: connecting to {where} timed out")
+        if isinstance(err, OSError):
+            return ServerError(f"{self.url}: cannot connect to {where}: {err.strerror or err}")
+        return ServerError(f"{self.url}: cannot connect to {where}: {err}")
+
+    # -- response --------------------------------------------------------------
+    def _read(self, response, sock, deadline, until, read_bound) -> HttpReply:
+        headers: dict[str, str] = {}
+        for name, value in response.getheaders():
+            headers[name] = f"{headers[name]}, {value}" if name in headers else value
+        reply = HttpReply(response.status, headers)
+        reply.content_type = (reply.header("content-type") or "").split(";")[0].strip().lower()
+        http_info = {"status": response.status, "headers": headers}
+        stop = deadline if read_bound is None else min(deadline, time.monotonic() + read_bound)
+        if reply.content_type == "text/event-stream" and 200 <= response.status < 300:
+            self._read_stream(response, sock, reply, http_info, stop, until)
+            return reply
+        try:
+            data = self._read_body(response, sock, stop)
+        except TimeoutError:
+            reply.cut_short, data = True, b""
+        text = data.decode("utf-8", errors="replace")
+        message, raw = _parse(text) if text.strip() else (None, None)
+        if message is not None:
+            reply.messages.append(message)
+        else:
+            reply.body = text[:RAW_LIMIT]
+        self.recorder.server(message, http_info, raw=raw[:RAW_LIMIT] if raw else None)
+        return reply
+
+    def _read_body(self, response, sock, stop: float) -> bytes:
+        chunks, size = [], 0
+        while True:
+            remaining = stop - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            try:
+                sock.settimeout(remaining)
+                chunk = response.read1(65536)
+            except (TimeoutError, socket.timeout):
+                raise TimeoutError from None
+            except (http.client.IncompleteRead, ConnectionError, OSError):
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_BODY:
+                break
+        return b"".join(chunks)
+
+    def _read_stream(self, response, sock, reply: HttpReply, http_info: dict, stop: float, until) -> None:
+        parser = SSEParser()
+        recorded = 0
+
+        def take(events) -> bool:
+            nonlocal recorded
+            for event in events:
+                message, raw = _parse(event.data)
+                if message is not None:
+                    reply.messages.append(message)
+                self.recorder.server(message, http_info, raw=raw[:RAW_LIMIT] if raw else None)
+                recorded += 1
+                if until is not None and message is not None and until(message):
+                    return True
+            return False
+
+        done = False
+        while not done:
+            remaining = stop - time.monotonic()
+            if remaining <= 0:
+                reply.cut_short = True
+                break
+            try:
+                sock.settimeout(remaining)
+                chunk = response.read1(65536)
+            except (TimeoutError, socket.timeout):
+                reply.cut_short = True
+                break
+            except (http.client.IncompleteRead, ConnectionError, OSError):
+                chunk = b""
+            if not chunk:
+                take(parser.close())
+                break
+            done = take(parser.feed(chunk))
+        if done:
+            reply.cut_short = True  # we stopped listening; the server may have had more
+        if recorded == 0:
+            self.recorder.server(None, http_info)
+
+
+def _parse(text: str) -> tuple[Any, str | None]:
+    """(message, None) for JSON text; (None, text) for anything else."""
+    try:
+        return json.loads(text, parse_constant=_reject), None
+    except (ValueError, RecursionError):
+        return None, text
+
+
+def _reject(name: str):
+    raise ValueError(name)
+
+
+def _name(err: Exception) -> str:
+    return type(err).__name__

@@ -1,0 +1,205 @@
+"""The audit's probes: deliberate requests whose answers the transcript rules judge.
+
+Each probe is a function of the running ``Audit`` (mcplint.audit.runner). It sends a
+bounded number of requests, each with the audit's timeout, tags them in the
+transcript (``"probe": name``) and returns one line saying what it saw. The verdict
+is the linter's: probes only make the evidence exist. ``ITEMS`` says which checklist
+items each probe gives evidence for; the report lists, per item, the probes that ran.
+
+None of them can change anything on the server: they call unknown tools and methods,
+send malformed or invalid messages, and call only tools the safety planner cleared
+(mcplint.audit.safety).
+"""
+
+from __future__ import annotations
+
+import time
+
+from mcplint.audit.arguments import invalid_cases, valid_arguments
+from mcplint.versions import V2025_06_18
+
+UNKNOWN_METHOD = "mcplint/no-such-method"
+UNKNOWN_TOOL = "mcplint_probe_no_such_tool"
+BAD_VERSION = "1999-01-01"
+FOREIGN_ORIGIN = "http://mcplint-probe.invalid"
+RATE_LIMIT_WINDOW = 10.0  # seconds: --probe-rate-limit sends at most N requests within this
+MAX_RATE_LIMIT = 500
+GET_STREAM_BOUND = 0.5  # seconds the GET stream is read
+
+ITEMS: dict[str, tuple[int, ...]] = {
+    "tools/list": (1, 2, 3, 4, 5, 6, 7, 19, 20),
+    "unknown-tool": (8, 9, 10, 11),
+    "unknown-method": (8, 10),
+    "malformed-json": (8,),
+    "invalid-request": (8,),
+    "ping": (),
+    "unsupported-version": (8,),
+    "protocol-version-header": (21,),
+    "foreign-origin": (17,),
+    "batch": (8,),
+    "notification": (),
+    "no-credentials": (17,),
+    "get-stream": (),
+    "input-validation": (9, 10, 11, 16),
+    "call-read-only": (9, 10, 11, 12, 13, 14, 15, 19),
+    "allow-calls": (9, 10, 11, 12, 13, 14, 15, 19),
+    "rate-limit": (18,),
+    "delete-session": (),
+    "session": (17, 21),
+}
+
+
+def unknown_method(audit) -> str:
+    reply = audit.request(UNKNOWN_METHOD, {}, probe="unknown-method")
+    return f"{UNKNOWN_METHOD}: {reply.describe()}"
+
+
+def unknown_tool(audit) -> str:
+    names = {tool.get("name") for tool in audit.tools}
+    name = UNKNOWN_TOOL
+    while name in names:
+        name += "_"
+    reply = audit.request("tools/call", {"name": name, "arguments": {}}, probe="unknown-tool")
+    return f"tools/call {name}: {reply.describe()}"
+
+
+def malformed_json(audit) -> str:
+    request_id = audit.session.next_id()
+    text = '{"jsonrpc": "2.0", "id": %d, "method": "tools/list", "params": {' % request_id
+    return _raw_probe(audit, text, "malformed-json")
+
+
+def invalid_request(audit) -> str:
+    request_id = audit.session.next_id()
+    text = '{"jsonrpc": "2.0", "id": %d, "method": 42}' % request_id
+    return _raw_probe(audit, text, "invalid-request")
+
+
+def _raw_probe(audit, text: str, name: str) -> str:
+    session = audit.session
+    if session.transport == "http":
+        reply = session.send(raw=text, probe=name)
+        audit.check_alive(reply, name)
+        return reply.describe()
+    # stdio: a server may rightly stay silent on bytes it cannot parse, so instead of
+    # waiting out the timeout, a cheap request follows; its answer shows the line was read.
+    before = len(session.stray)
+    session.send(raw=text, probe=name, wait=False)
+    audit.sync(name)
+    session.drain(0.05)
+    answers = session.stray[before:]
+    errors = [a.get("error", {}).get("code") for a in answers if isinstance(a, dict) and isinstance(a.get("error"), dict)]
+    return f"error {errors[0]!r}" if errors else ("answered" if answers else "no answer")
+
+
+def ping(audit) -> str:
+    return f"ping: {audit.request('ping', probe='ping').describe()}"
+
+
+def unsupported_version_modern(audit) -> str:
+    reply = audit.request("tools/list", None, probe="unsupported-version", version=BAD_VERSION)
+    return f"tools/list at {BAD_VERSION}: {reply.describe()}"
+
+
+def protocol_version_header(audit) -> str:
+    reply = audit.request("tools/list", None, probe="protocol-version-header",
+                          headers={"MCP-Protocol-Version": BAD_VERSION})
+    return f"MCP-Protocol-Version: {BAD_VERSION}: {reply.describe()}"
+
+
+def foreign_origin(audit) -> str:
+    method = "server/discover" if audit.session.era == "modern" else "ping"
+    reply = audit.request(method, None, probe="foreign-origin", headers={"Origin": FOREIGN_ORIGIN})
+    return f"Origin: {FOREIGN_ORIGIN}: {reply.describe()}"
+
+
+def batch(audit) -> str:
+    session = audit.session
+    method = "server/discover" if session.era == "modern" else "ping"
+    message = [session.message(method)]
+    reply = session.send(message, probe="batch", headers=session.headers_for(message[0]))
+    audit.check_alive(reply, "batch")
+    return f"[{method}]: {reply.describe()}"
+
+
+def notification(audit) -> str:
+    reply = audit.session.notify("notifications/cancelled", {"requestId": 1, "reason": "mcplint probe"},
+                                 probe="notification")
+    return f"notifications/cancelled: {reply.describe()}"
+
+
+def no_credentials(audit) -> str:
+    reply = audit.request("tools/list", None, probe="no-credentials", send_credentials=False)
+    challenge = reply.header("www-authenticate")
+    return f"tools/list without {', '.join(audit.session.client.user_headers)}: {reply.describe()}" + (
+        f", WWW-Authenticate: {challenge}" if challenge else "")
+
+
+def get_stream(audit) -> str:
+    reply = audit.session.send(None, method="GET", accept="text/event-stream", probe="get-stream",
+                               read_bound=GET_STREAM_BOUND, headers=audit.session.headers_for(None))
+    if reply.timed_out:
+        return "GET: no answer in time"
+    kind = reply.http.content_type if reply.http is not None else ""
+    return f"GET: HTTP {reply.status}" + (f" ({kind})" if kind else "")
+
+
+def input_validation(audit) -> str:
+    sent, notes = 0, []
+    for decision in audit.plan.validate:
+        for label, arguments in invalid_cases(decision.tool.get("inputSchema")):
+            reply = audit.request("tools/call", {"name": decision.name, "arguments": arguments},
+                                  probe="input-validation")
+            sent += 1
+            notes.append(f"{decision.name} {label}: {reply.describe()}")
+    if not sent:
+        return "no tool could be probed (none is cleared for calls, or no schema has a required or typed property)"
+    return "; ".join(notes)
+
+
+def valid_calls(audit, decisions, probe: str) -> str:
+    notes = []
+    for decision in decisions:
+        arguments = valid_arguments(decision.tool.get("inputSchema"))
+        if arguments is None:
+            notes.append(f"{decision.name}: not called (no valid arguments could be built from its inputSchema)")
+            continue
+        reply = audit.request("tools/call", {"name": decision.name, "arguments": arguments}, probe=probe)
+        notes.append(f"{decision.name}: {reply.describe()}")
+    return "; ".join(notes) or "no tool was cleared for calls"
+
+
+def rate_limit(audit, count: int) -> str:
+    session = audit.session
+    method = "server/discover" if session.era == "modern" else "ping"
+    started = time.monotonic()
+    sent = 0
+    while sent < count:
+        remaining = RATE_LIMIT_WINDOW - (time.monotonic() - started)
+        if remaining <= 0:
+            break
+        reply = audit.request(method, None, probe="rate-limit", timeout=min(audit.timeout, remaining), check=False)
+        sent += 1
+        if reply.status == 429 or reply.error is not None:
+            retry = reply.header("retry-after")
+            seen = f"HTTP 429" if reply.status == 429 else f"error {reply.error.get('code')!r}"
+            return f"throttled after {sent} request(s) in {time.monotonic() - started:.1f} s: {seen}" + (
+                f", Retry-After: {retry}" if retry else ", no Retry-After")
+        if reply.timed_out:
+            return f"no answer to request {sent} of the burst"
+    return f"no throttling signal in {sent} {method} request(s) over {time.monotonic() - started:.1f} s"
+
+
+def delete_session(audit) -> str:
+    session = audit.session
+    reply = session.send(None, method="DELETE", probe="delete-session", headers=session.headers_for(None))
+    return f"DELETE: {reply.describe()}"
+
+
+def newer_or_equal(version: str | None, than: str) -> bool:
+    return isinstance(version, str) and version >= than
+
+
+def header_version_applies(session) -> bool:
+    """MCP-Protocol-Version is required from 2025-06-18 (and in every stateless request)."""
+    return session.era == "modern" or newer_or_equal(session.version, V2025_06_18)

@@ -1,0 +1,324 @@
+"""Drive one audit: connect, detect the era, negotiate, enumerate, probe, disconnect.
+
+Era detection (spec-requirements §1): ``server/discover`` first, with the
+2026-07-28 ``_meta``; a result that lists 2026-07-28 means the stateless era, and
+*anything else* (any error code, any HTTP status, a timeout) means falling back to
+``initialize``. ``--protocol-version`` skips the guess.
+
+The handshake doubles as the unsupported-version probe: unless a version is forced,
+``initialize`` first offers a version that does not exist, and a compliant server
+answers with one it supports (LIFE-03), which is then the session's version. A
+server that answers with an error instead gets a second ``initialize`` with the
+newest handshake version. (A separate connection for this probe would cost a second
+server start over stdio, and a second session in the transcript.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from mcplint.audit import probes
+from mcplint.audit.safety import CallPlan, plan_calls
+from mcplint.audit.session import CLIENT_INFO, HttpSession, Reply, Session, StdioSession
+from mcplint.audit.stdio import ServerError
+from mcplint.versions import LATEST, LATEST_HANDSHAKE, VERSIONS, is_stateless
+
+MAX_PAGES = 50  # per list method
+
+
+@dataclass
+class Settings:
+    timeout: float = 10.0
+    protocol_version: str | None = None
+    call_read_only: bool = False
+    allow_calls: tuple[str, ...] = ()
+    rate_limit: int | None = None
+
+
+@dataclass
+class ProbeResult:
+    name: str
+    items: tuple[int, ...]
+    detail: str
+    ran: bool = True
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "status": "ran" if self.ran else "skipped", "items": list(self.items),
+                "detail": self.detail}
+
+
+@dataclass
+class Audit:
+    session: Session
+    settings: Settings
+    log: Callable[[str], None] = lambda line: None
+    capabilities: dict = field(default_factory=dict)
+    server_info: dict | None = None
+    tools: list[dict] = field(default_factory=list)
+    plan: CallPlan = field(default_factory=CallPlan)
+    results: list[ProbeResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # things the user should know (stderr)
+    stopped: str | None = None  # why the audit could not go on (e.g. authentication required)
+
+    @property
+    def timeout(self) -> float:
+        return self.settings.timeout
+
+    # -- requests ------------------------------------------------------------------
+    def request(self, method: str, params: dict | None = None, *, probe: str | None = None,
+                check: bool = True, **options) -> Reply:
+        reply = self.session.request(method, params, probe=probe, **options)
+        if check:
+            self.check_alive(reply, method)
+        return reply
+
+    def check_alive(self, reply: Reply, what: str) -> None:
+        """A request went unanswered: is the server merely silent on it, or gone?"""
+        if not reply.timed_out:
+            return
+        if not self.sync(what, raise_on_timeout=False):
+            raise self._stopped(what)
+
+    def sync(self, what: str, raise_on_timeout: bool = True) -> bool:
+        """A cheap request whose answer proves the server still reads and answers."""
+        method = "server/discover" if self.session.era == "modern" else "ping"
+        reply = self.session.request(method, None, probe="sync")
+        if reply.timed_out and raise_on_timeout:
+            raise self._stopped(what)
+        return not reply.timed_out
+
+    def _stopped(self, what: str) -> ServerError:
+        if isinstance(self.session, StdioSession):
+            return self.session.stopped_answering(what)
+        return ServerError(f"{self.session.client.url}: the server stopped answering: "
+                           f"no answer to {what} within {self.timeout:g} s")
+
+    # -- bookkeeping -----------------------------------------------------------------
+    def ran(self, name: str, detail: str) -> None:
+        items = probes.ITEMS.get(name, ())
+        if name == "session" and not isinstance(self.session, HttpSession):
+            items = ()  # access control and the version header are HTTP matters
+        self.results.append(ProbeResult(name, items, detail))
+        self.log(f"{name}: {detail}")
+
+    def skipped(self, name: str, why: str) -> None:
+        self.results.append(ProbeResult(name, probes.ITEMS.get(name, ()), why, ran=False))
+        self.log(f"{name}: skipped ({why})")
+
+    def probe(self, name: str, function, *args) -> None:
+        self.ran(name, function(self, *args))
+
+
+def run(audit: Audit) -> Audit:
+    """The whole session; the caller closes the transport (also on errors)."""
+    if not establish(audit):
+        return audit
+    enumerate_all(audit)
+    run_probes(audit)
+    finish(audit)
+    return audit
+
+
+# -- era, version, handshake ------------------------------------------------------------
+def establish(audit: Audit) -> bool:
+    session, forced = audit.session, audit.settings.protocol_version
+    if forced is None or is_stateless(forced):
+        version = forced or LATEST
+        reply = session.request("server/discover", None, version=version)
+        _fatal_http(audit, reply, "server/discover")
+        result = reply.result if reply.ok and isinstance(reply.result, dict) else None
+        supported = result.get("supportedVersions") if result is not None else None
+        if isinstance(supported, list) and version in supported:
+            session.era, session.version = "modern", version
+            audit.capabilities = _dict(result.get("capabilities"))
+            meta = _dict(result.get("_meta"))
+            audit.server_info = _dict(meta.get("io.modelcontextprotocol/serverInfo")) or None
+            audit.ran("session", f"server/discover: stateless protocol {version}")
+            return True
+        if forced is not None:
+            raise ServerError(_prefix(audit) + f"server/discover at {forced} failed ({reply.describe()}); "
+                              "the server does not speak the stateless protocol")
+        audit.log(f"server/discover: {reply.describe()}; falling back to initialize")
+    return _initialize(audit, forced)
+
+
+def _initialize(audit: Audit, forced: str | None) -> bool:
+    session = audit.session
+    offers = [forced] if forced else [probes.BAD_VERSION, LATEST_HANDSHAKE]
+    reply = None
+    for offer in offers:
+        params = {"protocolVersion": offer, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
+        probe = "unsupported-version" if offer == probes.BAD_VERSION else None
+        reply = session.request("initialize", params, probe=probe)
+        if reply.timed_out:
+            raise audit._stopped("initialize")
+        if _fatal_http(audit, reply, "initialize") is False:
+            return False
+        if offer == probes.BAD_VERSION:
+            audit.ran("unsupported-version", f"initialize with {offer}: " + (
+                f"answered with {reply.result.get('protocolVersion')!r}" if reply.ok and isinstance(reply.result, dict)
+                else reply.describe()))
+        if reply.ok and isinstance(reply.result, dict):
+            break
+    if not (reply.ok and isinstance(reply.result, dict)):
+        error = reply.error or {}
+        raise ServerError(_prefix(audit) + f"the server rejected initialize: {reply.describe()}"
+                          + (f" {error.get('message')!r}" if error.get("message") else ""))
+    result = reply.result
+    negotiated = result.get("protocolVersion")
+    session.era = "handshake"
+    session.version = negotiated if isinstance(negotiated, str) else (forced or LATEST_HANDSHAKE)
+    if negotiated not in VERSIONS:
+        audit.notes.append(f"the server negotiated protocol version {negotiated!r}, which mcplint does not know")
+    elif is_stateless(negotiated):
+        audit.notes.append(f"the server answered initialize with the stateless version {negotiated}")
+    elif forced and negotiated != forced:
+        audit.notes.append(f"asked for protocol version {forced}, the server answered {negotiated}")
+    if isinstance(session, HttpSession):
+        session.session_id = reply.header("mcp-session-id")
+    audit.capabilities = _dict(result.get("capabilities"))
+    audit.server_info = _dict(result.get("serverInfo")) or None
+    initialized = session.notify("notifications/initialized")
+    detail = f"initialize: protocol {session.version}"
+    if isinstance(session, HttpSession):
+        detail += f", notifications/initialized: {initialized.describe()}"
+        if session.session_id:
+            detail += ", stateful (Mcp-Session-Id)"
+    audit.ran("session", detail)
+    return True
+
+
+def _fatal_http(audit: Audit, reply: Reply, what: str) -> bool | None:
+    """Over HTTP: a redirect ends the audit (exit 2); 401/403 at the start stops it
+    after recording (the transcript still shows how the server turned us away)."""
+    if not isinstance(audit.session, HttpSession) or reply.status is None:
+        return None
+    if 300 <= reply.status < 400:
+        location = reply.header("location") or "(no Location header)"
+        raise ServerError(f"{audit.session.client.url}: the server redirected {what} to {location} "
+                          f"(HTTP {reply.status}); mcplint never follows redirects: audit that URL instead")
+    if reply.status in (401, 403) and what == "initialize":
+        given = audit.session.client.user_headers
+        audit.stopped = (f"the server answered initialize with HTTP {reply.status}"
+                         + ("; the credentials given with --header were refused" if given else
+                            "; it requires authentication: pass --header 'Authorization: Bearer $TOKEN'"))
+        audit.notes.append(audit.stopped)
+        audit.ran("session", f"initialize: HTTP {reply.status}")
+        return False
+    return None
+
+
+def _prefix(audit: Audit) -> str:
+    return f"{audit.session.client.url}: " if isinstance(audit.session, HttpSession) else ""
+
+
+# -- listings -------------------------------------------------------------------------------
+def enumerate_all(audit: Audit) -> None:
+    caps = audit.capabilities
+    if "tools" in caps:
+        audit.tools = [t for t in list_all(audit, "tools/list", "tools") if isinstance(t, dict)]
+        audit.ran("tools/list", f"{len(audit.tools)} tool(s)")
+    else:
+        audit.skipped("tools/list", "the server does not advertise the tools capability")
+    if "prompts" in caps:
+        found = list_all(audit, "prompts/list", "prompts")
+        audit.log(f"prompts/list: {len(found)} prompt(s)")
+    if "resources" in caps:
+        found = list_all(audit, "resources/list", "resources")
+        templates = list_all(audit, "resources/templates/list", "resourceTemplates")
+        audit.log(f"resources/list: {len(found)} resource(s), {len(templates)} template(s)")
+    audit.plan = plan_calls(audit.tools, audit.settings.allow_calls, audit.settings.call_read_only)
+    for name in audit.plan.unknown_allowed:
+        audit.notes.append(f"--allow-calls {name}: the server has no tool of that name")
+
+
+def list_all(audit: Audit, method: str, key: str) -> list[Any]:
+    """Every page, following nextCursor (bounded; a repeated cursor ends the loop)."""
+    items: list[Any] = []
+    cursor, seen = None, set()
+    for _ in range(MAX_PAGES):
+        reply = audit.request(method, {"cursor": cursor} if cursor is not None else None)
+        result = reply.result if reply.ok and isinstance(reply.result, dict) else None
+        if result is None:
+            break
+        page = result.get(key)
+        if isinstance(page, list):
+            items.extend(page)
+        cursor = result.get("nextCursor")
+        modern = audit.session.era == "modern"
+        if not isinstance(cursor, str) or (cursor == "" and not modern) or cursor in seen:
+            break
+        seen.add(cursor)
+    else:
+        audit.notes.append(f"{method}: stopped after {MAX_PAGES} pages")
+    return items
+
+
+# -- probes ---------------------------------------------------------------------------------
+def run_probes(audit: Audit) -> None:
+    session, settings = audit.session, audit.settings
+    http = isinstance(session, HttpSession)
+    modern = session.era == "modern"
+    audit.probe("unknown-method", probes.unknown_method)
+    if "tools" in audit.capabilities:
+        audit.probe("unknown-tool", probes.unknown_tool)
+    else:
+        audit.skipped("unknown-tool", "the server does not advertise tools")
+    audit.probe("malformed-json", probes.malformed_json)
+    audit.probe("invalid-request", probes.invalid_request)
+    if modern:
+        audit.skipped("ping", "ping does not exist in the stateless protocol")
+        audit.probe("unsupported-version", probes.unsupported_version_modern)
+    else:
+        audit.probe("ping", probes.ping)
+        if settings.protocol_version:
+            audit.skipped("unsupported-version", "--protocol-version fixes the version initialize offers")
+    if http:
+        if probes.header_version_applies(session):
+            audit.probe("protocol-version-header", probes.protocol_version_header)
+        else:
+            audit.skipped("protocol-version-header", f"the header is not required at {session.version}")
+        audit.probe("foreign-origin", probes.foreign_origin)
+        if probes.header_version_applies(session):
+            audit.probe("batch", probes.batch)
+        else:
+            audit.skipped("batch", f"batches are allowed at {session.version}")
+        if modern:
+            audit.probe("notification", probes.notification)
+        if session.client.user_headers:
+            audit.probe("no-credentials", probes.no_credentials)
+        else:
+            audit.skipped("no-credentials", "no credentials were given with --header")
+    if audit.plan.validate:
+        audit.probe("input-validation", probes.input_validation)
+    else:
+        audit.skipped("input-validation", "no tool is cleared for calls (see the safety rules)")
+    explicit = [d for d in audit.plan.call if d.name in settings.allow_calls]
+    by_annotation = [d for d in audit.plan.call if d.name not in settings.allow_calls]
+    if explicit:
+        audit.probe("allow-calls", probes.valid_calls, explicit, "allow-calls")
+    if settings.call_read_only:
+        if by_annotation:
+            audit.probe("call-read-only", probes.valid_calls, by_annotation, "call-read-only")
+        else:
+            audit.skipped("call-read-only", "no tool is annotated read-only and closed-world without a side effect")
+    else:
+        audit.skipped("call-read-only", "pass --call-read-only to call read-only tools")
+    if settings.rate_limit:
+        audit.probe("rate-limit", probes.rate_limit, settings.rate_limit)
+    else:
+        audit.skipped("rate-limit", "pass --probe-rate-limit N to send a burst")
+
+
+def finish(audit: Audit) -> None:
+    session = audit.session
+    if not isinstance(session, HttpSession):
+        return
+    audit.probe("get-stream", probes.get_stream)
+    if session.session_id is not None:
+        audit.probe("delete-session", probes.delete_session)
+
+
+def _dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,73 @@
+"""Which tools an audit may call, decided before any call is made.
+
+The rules (non-negotiable; the README repeats them):
+
+- A tool named in ``--allow-calls`` may be called: the user has taken responsibility.
+- Any other tool may be called only when ``mcplint.risk.call_blocker`` finds nothing:
+  it claims ``readOnlyHint: true`` *and* ``openWorldHint: false``, and neither its
+  name nor its description implies a side effect (delete, send, pay, write, execute,
+  ...). Annotations are untrusted hints; auditors that trusted them alone have
+  deleted files.
+- Two tools with the same name are one target for ``tools/call``: if either is
+  unsafe, the name is (unless allowed).
+
+Safe tools receive the input-validation probes (arguments that violate their schema);
+with ``--call-read-only`` they are also called with valid arguments. Allowed tools
+receive both. Counts are bounded so an audit of a server with thousands of tools
+stays short.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from mcplint.risk import call_blocker
+
+MAX_VALIDATION_TOOLS = 10  # tools that receive the input-validation probes
+MAX_CALLED_TOOLS = 25  # tools called with valid arguments
+
+
+@dataclass(frozen=True)
+class Decision:
+    name: str
+    tool: Mapping
+    callable: bool
+    reason: str  # why it may or may not be called
+
+
+@dataclass
+class CallPlan:
+    decisions: list[Decision] = field(default_factory=list)
+    validate: list[Decision] = field(default_factory=list)  # input-validation probe targets
+    call: list[Decision] = field(default_factory=list)  # valid-argument call targets
+    unknown_allowed: list[str] = field(default_factory=list)  # --allow-calls names no tool has
+
+    def skipped(self) -> dict[str, str]:
+        return {d.name: d.reason for d in self.decisions if not d.callable}
+
+
+def plan_calls(tools: Iterable[Any], allow_calls: Iterable[str] = (), call_read_only: bool = False) -> CallPlan:
+    allowed = set(allow_calls)
+    by_name: dict[str, list[Mapping]] = {}
+    for tool in tools:
+        if isinstance(tool, Mapping) and isinstance(tool.get("name"), str):
+            by_name.setdefault(tool["name"], []).append(tool)
+    plan = CallPlan(unknown_allowed=sorted(allowed - set(by_name)))
+    for name, same in by_name.items():
+        if name in allowed:
+            decision = Decision(name, same[0], True, "named in --allow-calls")
+        else:
+            reasons = [r for r in (call_blocker(t) for t in same) if r is not None]
+            if len(same) > 1 and reasons:
+                reasons = [f"another tool has the same name and {reasons[0]}"]
+            decision = Decision(name, same[0], not reasons, reasons[0] if reasons else
+                                "annotated read-only and closed-world, and nothing in its name or description implies a side effect")
+        plan.decisions.append(decision)
+    callable_ = [d for d in plan.decisions if d.callable]
+    explicit = [d for d in callable_ if d.name in allowed]
+    annotated = [d for d in callable_ if d.name not in allowed]
+    plan.validate = (explicit + annotated)[:MAX_VALIDATION_TOOLS]
+    by_annotation = annotated if call_read_only else []
+    plan.call = (explicit + by_annotation)[: max(MAX_CALLED_TOOLS, len(explicit))]
+    return plan

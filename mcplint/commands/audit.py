@@ -1,0 +1,219 @@
+"""`mcplint audit`: drive a live server, record the session, lint the transcript.
+
+The lint step is exactly `mcplint check FILE.jsonl` on the recorded transcript (same
+engine call, same plan from config and flags, same reporters and exit codes); only
+the report's ``path`` is the command or URL instead of the transcript's file name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shlex
+import shutil
+import signal
+import sys
+import tempfile
+from pathlib import Path
+
+from mcplint import __version__, config as config_module, discovery, engine, reporters
+from mcplint.audit import options as audit_options
+from mcplint.audit import runner
+from mcplint.audit.recorder import Recorder
+from mcplint.commands.check import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, _want_color, _write
+from mcplint.errors import MCPLintError
+from mcplint.findings import Severity
+from mcplint.summary import summarize
+from mcplint.versions import VERSIONS
+
+TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson")
+# What would let an audit assess an item it could not (added to the checklist note).
+WIDEN = {
+    12: "--call-read-only", 13: "--call-read-only", 14: "--call-read-only", 15: "--call-read-only",
+    18: "--probe-rate-limit N",
+}
+
+
+def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,
+              record=None, env=(), cwd=None, headers=(), timeout=10.0, call_read_only=False,
+              allow_calls=(), probe_rate_limit=None, sarif_output=None) -> int:
+    if protocol_version is not None and protocol_version not in VERSIONS:
+        raise MCPLintError(f"--protocol-version {protocol_version!r} is not one of {', '.join(VERSIONS)}")
+    if config_path is not None and not Path(config_path).is_file():
+        raise MCPLintError(f"{config_path}: config file not found")
+    if not timeout > 0 or timeout > 3600:
+        raise MCPLintError("--timeout must be a number of seconds between 0 and 3600")
+    if probe_rate_limit is not None and not 1 <= probe_rate_limit <= runner.probes.MAX_RATE_LIMIT:
+        raise MCPLintError(f"--probe-rate-limit must be between 1 and {runner.probes.MAX_RATE_LIMIT}")
+    if record is not None and Path(record).suffix.lower() not in TRANSCRIPT_SUFFIXES:
+        raise MCPLintError(f"--record {record}: name the file *.jsonl (mcplint check reads transcripts by that suffix)")
+    url, argv = _target(list(target or []), env, cwd, headers)
+    user_headers = audit_options.parse_headers(list(headers or [])) if url else {}
+    server_env = audit_options.parse_env(list(env or []))
+    if cwd is not None and not Path(cwd).is_dir():
+        raise MCPLintError(f"--cwd {cwd}: not a directory")
+    cfg = config_module.load(Path(config_path) if config_path else config_module.discover())
+    plan = engine.Plan.build(cfg, select or None, ignore, protocol_version)
+    label = url or shlex.join(argv)
+    settings = runner.Settings(
+        timeout=timeout, protocol_version=protocol_version, call_read_only=call_read_only,
+        allow_calls=tuple(_split_names(allow_calls)), rate_limit=probe_rate_limit,
+    )
+
+    temp_dir = None
+    if record is None:
+        temp_dir = tempfile.mkdtemp(prefix="mcplint-audit-")
+        record_path = Path(temp_dir) / "session.jsonl"
+    else:
+        record_path = Path(record)
+    try:
+        audit = _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path, verbose)
+        return _report(audit, label, url, record_path, plan, cfg, fmt, output, fail_on, sarif_output)
+    finally:
+        if temp_dir is not None:
+            shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _target(target: list[str], env, cwd, headers) -> tuple[str | None, list[str]]:
+    if not target:
+        raise MCPLintError("nothing to audit: give a URL, or -- and the command that starts the server")
+    if audit_options.looks_like_url(target[0]):
+        if len(target) > 1:
+            raise MCPLintError(f"{target[0]}: a URL takes no further arguments (got {shlex.join(target[1:])})")
+        audit_options.check_url(target[0])
+        if env or cwd:
+            raise MCPLintError("--env and --cwd apply to a server command, not to a URL")
+        return target[0], []
+    if headers:
+        raise MCPLintError("--header applies to a URL, not to a server command (use --env for its environment)")
+    return None, target
+
+
+def _split_names(values) -> list[str]:
+    return [part.strip() for value in values or () for part in value.split(",") if part.strip()]
+
+
+def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path: Path, verbose: bool):
+    from mcplint.audit.http import HttpClient
+    from mcplint.audit.session import HttpSession, StdioSession
+    from mcplint.audit.stdio import StdioProcess
+
+    log = (lambda line: print(f"mcplint: audit: {line}", file=sys.stderr)) if verbose else (lambda line: None)
+    try:
+        handle = open(record_path, "w", encoding="utf-8")
+    except OSError as err:
+        raise MCPLintError(f"--record {record_path}: cannot write: {err.strerror or err}") from None
+    previous = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, _interrupt)  # so `finally` stops the server on a kill too
+    session = None
+    try:
+        recorder = Recorder(handle, user_headers)
+        if url is not None:
+            client = HttpClient(url, user_headers, recorder, f"mcplint/{__version__}")
+            session = HttpSession(client, recorder, settings.timeout)
+        else:
+            process = StdioProcess(argv, server_env, cwd)
+            session = StdioSession(process, recorder, settings.timeout, label)
+        audit = runner.Audit(session, settings, log)
+        runner.run(audit)
+    finally:
+        if session is not None:
+            session.close()
+        handle.close()
+        signal.signal(signal.SIGTERM, previous)
+    for note in audit.notes:
+        print(f"mcplint: audit: {note}", file=sys.stderr)
+    return audit
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_on, sarif_output) -> int:
+    result = engine.run([discovery.Target(str(record_path), True)], plan)
+    shown = discovery.display_path(str(record_path))
+    result.findings = [dataclasses.replace(f, path=label) if f.path == shown else f for f in result.findings]
+    result.findings.sort(key=lambda f: f.sort_key)
+    if shown in result.sources:
+        result.sources[label] = result.sources.pop(shown)
+    for report in result.files:
+        if report.path == shown:
+            report.path = label
+    result.errors = [e.replace(shown, label) for e in result.errors]
+    for message in result.errors:
+        print(f"mcplint: error: {message}", file=sys.stderr)
+
+    rule_classes = tuple(type(r) for r in plan.rules)
+    summary = summarize(result.findings, rule_classes, result.files, result.skipped, result.errors)
+    _add_probes(summary, audit)
+    summary["audit"] = _audit_summary(audit, label, url)
+    to_terminal = output is None and sys.stdout.isatty()
+    ctx = reporters.ReportContext(
+        rules=rule_classes, summary=summary, tool_version=__version__, files=tuple(result.files),
+        color=_want_color(to_terminal) if fmt == "rich" else False,
+        width=shutil.get_terminal_size((100, 24)).columns if to_terminal else 100,
+        sources=result.sources, levels=plan.severity,
+    )
+    text = _render(fmt, result.findings, ctx, label, url)
+    _write(text, output)
+    if sarif_output is not None:
+        _write(text if fmt == "sarif" else _render("sarif", result.findings, ctx, label, url), sarif_output)
+    if result.errors:
+        return EXIT_ERROR
+    threshold = fail_on or cfg.fail_on
+    if threshold == "never":
+        return EXIT_OK
+    rank = Severity(threshold).rank
+    return EXIT_FINDINGS if any(f.severity.rank >= rank for f in result.findings) else EXIT_OK
+
+
+def _add_probes(summary: dict, audit) -> None:
+    """Each checklist entry names the probes that gave it evidence; where none could,
+    the note says which flag would."""
+    for entry in summary.get("checklist", []):
+        item = entry["item"]
+        entry["probes"] = [r.name for r in audit.results if r.ran and item in r.items]
+        if entry["status"] == "not-assessable" and item in WIDEN and WIDEN[item] not in entry.get("note", ""):
+            entry["note"] = f"{entry.get('note') or 'not assessed'} (run the audit with {WIDEN[item]})"
+
+
+def _audit_summary(audit, label: str, url: str | None) -> dict:
+    session = audit.session
+    return {
+        "target": label,
+        "transport": session.transport,
+        "era": session.era,
+        "protocol_version": session.version,
+        "server": audit.server_info,
+        "stopped": audit.stopped,
+        "probes": [r.as_dict() for r in audit.results],
+        "tools_not_called": audit.plan.skipped(),
+    }
+
+
+def _render(fmt: str, findings, ctx, label: str, url: str | None) -> str:
+    text = reporters.render(fmt, findings, ctx)
+    if fmt != "sarif":
+        return text
+    return _sarif_locations(text, label, url)
+
+
+def _sarif_locations(text: str, label: str, url: str | None) -> str:
+    """SARIF artifact URIs for a live target: the URL itself, or an ``mcp-server:`` URI
+    naming the command (the report path is not a file in the repository)."""
+    import json
+    from urllib.parse import quote
+
+    from mcplint.reporters.sarif import artifact_uri
+
+    wrong = artifact_uri(label)
+    right = url if url is not None else "mcp-server:" + quote(label, safe="")
+    log = json.loads(text)
+    for run in log.get("runs", []):
+        for result in run.get("results", []):
+            for location in [*result.get("locations", []), *result.get("relatedLocations", [])]:
+                artifact = location.get("physicalLocation", {}).get("artifactLocation", {})
+                if artifact.get("uri") == wrong:
+                    artifact["uri"] = right
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
