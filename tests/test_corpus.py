@@ -11,9 +11,9 @@ from conftest import FIXTURES, assert_golden, run_mcplint, shared_path
 from mcplint.versions import VERSIONS
 
 
-def lint_corpus(*args: str):
+def lint_corpus(*args: str, folder: str = "."):
     corpus = shared_path("corpus")
-    proc = run_mcplint("check", str(corpus), "--format", "json", *args, cwd=corpus)
+    proc = run_mcplint("check", folder, "--format", "json", *args, cwd=corpus)
     assert proc.returncode in (0, 1), proc.stderr.decode()
     assert proc.stderr == b"", proc.stderr.decode()
     return json.loads(proc.stdout)
@@ -21,7 +21,8 @@ def lint_corpus(*args: str):
 
 def test_corpus_findings_are_the_reviewed_ones():
     payload = lint_corpus()
-    assert payload["summary"]["files"] == 8 and payload["summary"]["errors"] == 0
+    summary = payload["summary"]
+    assert (summary["files"], summary["captures"], summary["errors"], summary["skipped"]) == (8, 32, 0, 0)
     lines = sorted(f"{f['path']} {f['rule']} {f['severity']} {f['pointer']}" for f in payload["findings"])
     assert_golden("\n".join(lines) + "\n", FIXTURES / "corpus" / "expected-findings.txt")
 
@@ -31,6 +32,13 @@ def test_corpus_has_no_errors_at_the_versions_its_servers_speak():
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_corpus_lints_at_every_version(version):
-    payload = lint_corpus("--protocol-version", version)
+def test_corpus_manifests_lint_at_every_version(version):
+    payload = lint_corpus("--protocol-version", version, folder="manifests")
     assert payload["summary"]["protocol_versions"] == [version]
+
+
+def test_captures_are_linted_at_the_version_they_negotiated_whatever_is_configured():
+    """--protocol-version applies to a capture only when it shows no version itself."""
+    assert lint_corpus("--protocol-version", "2024-11-05", folder="transcripts")["summary"]["protocol_versions"] == [
+        "2025-06-18", "2025-11-25", "2026-07-28",
+    ]
