@@ -27,7 +27,7 @@ class Record:
     @property
     def line_pointer(self) -> Pointer:
         """The whole record (the JSONL line, the HAR entry)."""
-        return self.base[:-1] if self.base and self.base[-1] == "message" else self.base
+        return Pointer(self.base[:-1]) if self.base and self.base[-1] == "message" else self.base
 
     @property
     def status(self) -> int | None:
