@@ -1,0 +1,253 @@
+"""Shared knowledge for the error rules (MCP700-MCP713): which error codes each protocol
+version defines, when an error is a transport rejection rather than an answer, what the
+server's tool catalogue says, generic messages, and stack traces or internal paths."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mcplint import versions
+from mcplint.capture.session import SERVER
+
+# -- error codes -------------------------------------------------------------------------------
+
+STANDARD = {-32700: "Parse error", -32600: "Invalid Request", -32601: "Method not found",
+            -32602: "Invalid params", -32603: "Internal error"}
+RESOURCE_NOT_FOUND = -32002  # up to 2025-11-25; 2026-07-28 uses -32602
+URL_ELICITATION_REQUIRED = -32042  # 2025-11-25 only
+HEADER_MISMATCH, MISSING_CAPABILITY, UNSUPPORTED_VERSION = -32020, -32021, -32022  # from 2026-07-28
+MODERN_CODES = {HEADER_MISMATCH: "HeaderMismatch", MISSING_CAPABILITY: "MissingRequiredClientCapability",
+                UNSUPPORTED_VERSION: "UnsupportedProtocolVersion"}
+RESERVED = range(-32768, -32000 + 1)  # JSON-RPC's reserved block
+IMPLEMENTATION = range(-32099, -32000 + 1)  # JSON-RPC "server error" codes, implementation-defined
+LEGACY = range(-32019, -32000 + 1)  # 2026-07-28: grandfathered SDK codes, not for new use
+
+# Verdicts of `code_verdict`
+OK, RESERVED_UNDEFINED, RETIRED, OTHER_VERSION, LEGACY_RANGE, AD_HOC = (
+    "ok", "reserved", "retired", "other-version", "legacy", "ad-hoc")
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def code_verdict(code: int, version: str) -> tuple[str, str]:
+    """(verdict, why) for an integer error code sent under ``version``."""
+    modern = versions.is_stateless(version)
+    if code in STANDARD:
+        return OK, STANDARD[code]
+    if code == RESOURCE_NOT_FOUND:
+        if modern:
+            return RETIRED, "-32002 (resource not found) is retired in 2026-07-28; use -32602"
+        return OK, "resource not found"
+    if code == URL_ELICITATION_REQUIRED:
+        if modern:
+            return RETIRED, "-32042 (URL elicitation required) is retired in 2026-07-28"
+        if version == versions.V2025_11_25:
+            return OK, "URL elicitation required"
+        return OTHER_VERSION, f"-32042 means URL elicitation required only in 2025-11-25, not in {version}"
+    if code in MODERN_CODES:
+        if modern:
+            return OK, MODERN_CODES[code]
+        return OTHER_VERSION, (f"{code} ({MODERN_CODES[code]}) is defined from 2026-07-28; "
+                               f"under {version} clients read it as an implementation-defined server error")
+    if code in IMPLEMENTATION:
+        if not modern:
+            return OK, "implementation-defined server error"
+        if code in LEGACY:
+            return LEGACY_RANGE, "-32000..-32019 is the legacy implementation-defined range in 2026-07-28"
+        return RESERVED_UNDEFINED, (f"{code} is in -32020..-32099, which 2026-07-28 reserves for codes "
+                                    "the specification defines, and it defines no such code")
+    if code in RESERVED:
+        return RESERVED_UNDEFINED, f"{code} is in JSON-RPC's reserved range -32768..-32000 but is not a defined code"
+    if code in (0, -1) or 100 <= abs(code) <= 599:
+        return AD_HOC, ad_hoc_reason(code)
+    return OK, "application-defined code"
+
+
+def ad_hoc_reason(code: int) -> str:
+    if 100 <= abs(code) <= 599:
+        return f"{code} looks like an HTTP status, not a JSON-RPC error code"
+    return f"{code} is a placeholder, not a JSON-RPC error code"
+
+
+def server_error(message) -> dict | None:
+    """The error object of a server's error response, else None (cheap: rules call it first)."""
+    if message.sender != SERVER or message.kind != "response":
+        return None
+    return message.error
+
+
+def error_code(error: dict) -> int | None:
+    code = error.get("code")
+    return code if is_int(code) else None
+
+
+TRANSPORT_CODES = frozenset({-32700, -32600, HEADER_MISMATCH, MISSING_CAPABILITY, UNSUPPORTED_VERSION})
+ANSWER_CODES = frozenset({-32601, -32602, -32603})
+
+
+def is_transport_rejection(message, code: int | None) -> bool:
+    """The request was refused before it reached the method (parse, envelope, headers,
+    session, version): says nothing about how the server reports tool errors."""
+    if code in TRANSPORT_CODES:
+        return True
+    status = message.record.status if message.record.http else None
+    return isinstance(status, int) and status >= 400 and code not in ANSWER_CODES
+
+
+# -- tools/call ---------------------------------------------------------------------------------
+
+def call_result(exchange) -> dict | None:
+    """The result of a tools/call exchange, or None (an error, or another method)."""
+    if exchange.method != "tools/call":
+        return None
+    return exchange.response.result
+
+
+def is_error_result(result: dict | None) -> bool:
+    return isinstance(result, dict) and result.get("isError") is True
+
+
+def is_plain_success(result: dict | None) -> bool:
+    """A final, successful CallToolResult (not isError, not a 2026-07-28 input_required/task result)."""
+    return (isinstance(result, dict) and result.get("isError") is not True
+            and result.get("resultType", "complete") == "complete")
+
+
+_CATALOG = "_mcp70x_catalog"
+
+
+def note_catalog(session, message=None, exchange=None) -> None:
+    """Follow whether the session's tool list is complete and current: the last tools/list
+    page had no nextCursor and no list_changed came after it. Idempotent: every rule that
+    asks calls it from its own hooks."""
+    state = getattr(session, _CATALOG, None)
+    if state is None:
+        state = {"complete": False, "stale": False}
+        setattr(session, _CATALOG, state)
+    if exchange is not None and exchange.method == "tools/list" and exchange.response.result is not None:
+        state["complete"] = "nextCursor" not in exchange.response.result
+        state["stale"] = False
+    elif (message is not None and message.method == "notifications/tools/list_changed"
+          and message.sender == SERVER and state["complete"]):
+        state["stale"] = True
+
+
+def unknown_tool(exchange, session) -> str | None:
+    """The name of the tool a tools/call asked for when the session's complete, current
+    tools/list does not have it; None when it is known or the list cannot tell."""
+    if exchange.method != "tools/call" or exchange.tool is not None:
+        return None
+    name = exchange.tool_name
+    state = getattr(session, _CATALOG, None)
+    if name is None or state is None or not state["complete"] or state["stale"]:
+        return None
+    return name
+
+
+# -- messages -----------------------------------------------------------------------------------
+
+GENERIC = frozenset({
+    "error", "errors", "an error", "internal error", "internal server error", "server error", "unknown error",
+    "unknown", "an error occurred", "an error has occurred", "error occurred", "an unknown error occurred",
+    "an unexpected error occurred", "unexpected error", "something went wrong", "oops", "failed", "failure",
+    "exception", "undefined", "null", "none", "nil", "nan", "[object object]", "object object", "{}", "[]",
+    "n/a", "request failed", "tool error", "tool failed", "tool execution failed", "execution failed",
+})
+_PREFIX = re.compile(r"^(?:mcp error -?\d+|error executing tool \S+|error calling tool \S+|[a-z]*error|"
+                     r"[a-z]*exception|error \d+)\s*:\s*")
+
+
+def is_generic(text: str) -> bool:
+    """An error text that says nothing about what failed ("Error", "Internal error: undefined")."""
+    norm = text.strip().lower()
+    if len(norm) > 60:
+        return False
+    for _ in range(3):
+        stripped = _PREFIX.sub("", norm).strip()
+        if stripped == norm:
+            break
+        norm = stripped
+    return norm.rstrip(".!") in GENERIC or norm == ""
+
+
+_STACK = re.compile(
+    r"Traceback \(most recent call last\)"  # Python
+    r"|File \"[^\"\n]+\", line \d+"  # Python frame
+    r"|^\s*at (?:async )?\S[^\n]*?\(?(?:file://)?(?:[A-Za-z]:)?[/\\][^\n]*?:\d+:\d+\)?\s*$"  # Node
+    r"|^\s*at [\w$.<>]+\((?:[\w$]+\.(?:java|kt|scala)(?::\d+)?|Native Method|Unknown Source)\)"  # JVM
+    r"|goroutine \d+ \[running\]"  # Go
+    r"|thread '[^'\n]*' panicked at"  # Rust
+    r"| at [\w.`<>]+\([^)\n]*\) in [^\n]+:line \d+",  # .NET
+    re.MULTILINE,
+)
+_ROOTS = ("home", "Users", "usr", "var", "opt", "srv", "app", "tmp", "etc", "root", "private", "mnt",
+          "workspace", "workspaces", "build", "src", "lib", "lib64", "data", "code", "proc", "run", "snap", "nix")
+_SOURCE = r"\.(?:py|pyc|js|mjs|cjs|ts|tsx|java|kt|rb|go|rs|php|cs|c|cc|cpp|h|so|dll|jar)\b"
+_PATH = re.compile(
+    r"(?<![\w.:/~%-])(/(?:" + "|".join(_ROOTS) + r")(?:/[\w.@+~-]+)+/?"
+    r"|/(?:[\w.@+~-]+/)+[\w@+~-]+" + _SOURCE + r")"
+    r"|(?<![\w])([A-Za-z]:\\(?:[\w .@+~-]+\\)*[\w .@+~-]+)"
+)
+_QUICK = re.compile(r"[/\\]|Traceback|goroutine|panicked")
+
+
+def leak_in(text: str, sent: tuple[str, ...] = ()) -> str | None:
+    """What a text leaks of the server's internals (a stack trace or a file path the client
+    did not send itself), described for a message; None when nothing."""
+    if not _QUICK.search(text):
+        return None
+    if _STACK.search(text):
+        return "a stack trace"
+    for match in _PATH.finditer(text):
+        path = (match.group(1) or match.group(2)).rstrip("/.")
+        if not _sent_by_client(path, sent):
+            return f"the internal path {path!r}"
+    return None
+
+
+def _sent_by_client(path: str, sent: tuple[str, ...]) -> bool:
+    for value in sent:
+        value = value.rstrip("/\\")
+        if value and (path == value or path.startswith(value + "/") or path.startswith(value + "\\")
+                      or value.startswith(path)):
+            return True
+    return False
+
+
+def client_strings(params: Any, limit: int = 200) -> tuple[str, ...]:
+    """The strings a request sent (arguments, uris), bounded: the paths a client gave."""
+    found: list[str] = []
+    stack = [params]
+    while stack and len(found) < limit:
+        value = stack.pop()
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value[:limit])
+    return tuple(found)
+
+
+def text_blocks(result: dict):
+    """(index, text) of every text content block of a result."""
+    content = result.get("content")
+    if isinstance(content, list):
+        for i, block in enumerate(content):
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+                yield i, block["text"]
+
+
+def strings_in(value: Any, path: tuple = (), depth: int = 0, limit: int = 50):
+    """(path, text) of the strings inside an error's ``data``, bounded in depth and count."""
+    if isinstance(value, str):
+        yield path, value
+    elif depth < 4 and isinstance(value, dict):
+        for key, item in list(value.items())[:limit]:
+            yield from strings_in(item, (*path, key), depth + 1, limit)
+    elif depth < 4 and isinstance(value, list):
+        for i, item in enumerate(value[:limit]):
+            yield from strings_in(item, (*path, i), depth + 1, limit)

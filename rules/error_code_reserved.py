@@ -1,0 +1,48 @@
+from mcplint.capture.errors import RESERVED_UNDEFINED, RETIRED, code_verdict, error_code, server_error
+from mcplint.findings import Severity
+from mcplint.rule import TrafficRule, Violation
+
+
+class ErrorCodeReserved(TrafficRule):
+    """An error code from a reserved range that the protocol version does not define.
+
+    ## Why
+    JSON-RPC reserves -32768..-32000. Only the five standard codes (-32700,
+    -32600..-32603), the implementation-defined server errors (-32099..-32000) and
+    the codes MCP defines may be sent there. 2026-07-28 tightens this: -32020..-32099
+    belongs to the specification (only -32020, -32021 and -32022 are defined), and the
+    retired -32002 (resource not found, now -32602) and -32042 (URL elicitation
+    required) must not be sent. A client that meets an undefined reserved code cannot
+    tell what went wrong, and a future version may give it another meaning.
+
+    ## Bad
+    ```jsonl
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "file:///notes/missing.md", "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 4, "error": {"code": -32002, "message": "Resource file:///notes/missing.md not found"}}}
+    ```
+
+    ## Good
+    ```jsonl
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "file:///notes/missing.md", "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": "Resource file:///notes/missing.md not found"}}}
+    ```
+    """
+
+    code = "MCP701"
+    name = "error-code-reserved"
+    checklist = (8,)
+    category = "protocol"
+    severity = Severity.ERROR
+    needs = "JSON-RPC error response"
+
+    def check_message(self, message, session, ctx):
+        error = server_error(message)
+        if error is None:
+            return
+        session.assess(self)
+        code = error_code(error)
+        if code is None:
+            return
+        verdict, why = code_verdict(code, ctx.version)
+        if verdict in (RESERVED_UNDEFINED, RETIRED):
+            yield Violation(message.ptr / "error" / "code", f"{why}; use a standard code or one {ctx.version} defines")
