@@ -1,0 +1,113 @@
+"""What a tools/call answer shows a person or a model: the strings worth scanning
+for escape sequences, injection phrasing, secrets and stack traces.
+
+``output_texts(message)`` walks the text of content blocks (and of embedded text
+resources), every string inside `structuredContent`, and the JSON-RPC error's
+message and string data. Binary payloads (image/audio `data`, resource `blob`),
+URIs and MIME types are not text anyone reads and are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+from mcplint.document.pointer import Pointer
+
+MAX_STRINGS = 2000  # strings taken from one structuredContent or error data (a huge array is sampled)
+MAX_DEPTH = 32
+
+
+def output_texts(message) -> Iterator[tuple[Pointer, str, str]]:
+    """(pointer, what, text) for each human/model-facing string of a tools/call response."""
+    result = message.result
+    if result is not None:
+        content = result.get("content")
+        if isinstance(content, list):
+            for i, block in enumerate(content):
+                if not isinstance(block, dict):
+                    continue
+                ptr = message.ptr / "result" / "content" / i
+                if isinstance(block.get("text"), str):
+                    yield ptr / "text", f"content block {i + 1}", block["text"]
+                resource = block.get("resource")
+                if isinstance(resource, dict) and isinstance(resource.get("text"), str):
+                    yield ptr / "resource" / "text", f"embedded resource in content block {i + 1}", resource["text"]
+        if "structuredContent" in result:
+            yield from _strings(result["structuredContent"], message.ptr / "result" / "structuredContent",
+                                "structuredContent")
+        return
+    error = message.error
+    if error is not None:
+        if isinstance(error.get("message"), str):
+            yield message.ptr / "error" / "message", "error message", error["message"]
+        if "data" in error:
+            yield from _strings(error["data"], message.ptr / "error" / "data", "error data")
+
+
+def is_error_output(message) -> bool:
+    """A JSON-RPC error or a result with `isError: true`."""
+    result = message.result
+    return message.error is not None or (result is not None and result.get("isError") is True)
+
+
+def _strings(value: Any, ptr: Pointer, what: str) -> Iterator[tuple[Pointer, str, str]]:
+    budget = [MAX_STRINGS]
+    stack = [(value, ptr, 0)]
+    while stack and budget[0] > 0:
+        node, at, depth = stack.pop()
+        if isinstance(node, str):
+            budget[0] -= 1
+            yield at, f"{what} string at {_relative(at, ptr)}", node
+        elif depth < MAX_DEPTH and isinstance(node, dict):
+            stack.extend((v, at / k, depth + 1) for k, v in reversed(list(node.items())))
+        elif depth < MAX_DEPTH and isinstance(node, list):
+            stack.extend((v, at / i, depth + 1) for i, v in reversed(list(enumerate(node))))
+
+
+def _relative(at: Pointer, base: Pointer) -> str:
+    rest = "/".join(str(part) for part in list(at)[len(base):])
+    return "/" + rest if rest else "the top level"
+
+
+# -- stack traces -------------------------------------------------------------------------
+
+# (language, pattern): each needs the shape of a real trace, not a word such as "Traceback".
+_TRACES: tuple[tuple[str, re.Pattern], ...] = (
+    ("Python", re.compile(r"Traceback \(most recent call last\):\s*\n\s+File \"[^\"\n]+\", line \d+")),
+    ("Python", re.compile(r"(?m)^\s*File \"[^\"\n]+\.py\", line \d+, in \S+\s*$(?:\n.*){0,2}?\n\s*File \"[^\"\n]+\", line \d+")),
+    ("JavaScript", re.compile(  # two frames: "at fn (file.js:1:2)" or "at file.js:1:2"
+        r"(?m)^[ \t]*at (?:async )?(?:[^\s()]+ )?\(?[^\s()]+:\d+:\d+\)?[ \t]*\n[ \t]*at \S.*(?::\d+:\d+\)?|\((?:<anonymous>|native)\))[ \t]*$")),
+    ("Java", re.compile(
+        r"(?m)^\s*at (?:[a-zA-Z_$][\w$]*\.)+[\w$<>]+\((?:[\w$]+\.(?:java|kt|scala|groovy):\d+|Native Method|Unknown Source)\)\s*$"
+        r"(?:\n^\s*at .+$)")),
+    ("Go", re.compile(r"(?m)^goroutine \d+ \[[\w ]+\]:\s*$")),
+    (".NET", re.compile(r"(?m)^\s*at [\w.<>`]+\([^)\n]*\) in [^\n]+:line \d+\s*$")),
+    ("Ruby", re.compile(r"(?m)^\s*(?:from )?[^\s:]+\.rb:\d+:in [`'][^'\n]+'.*\n\s*from [^\s:]+\.rb:\d+:in ")),
+)
+_TRACE_TRIGGER = re.compile(r"Traceback|File \"|\bat |goroutine |\.rb:\d")
+
+
+def find_stack_trace(text: str) -> tuple[str, str] | None:
+    """(language, the first matched lines) of a stack trace in ``text``, or None."""
+    if _TRACE_TRIGGER.search(text) is None:
+        return None
+    for language, pattern in _TRACES:
+        match = pattern.search(text)
+        if match:
+            return language, match.group().strip().splitlines()[0].strip()
+    return None
+
+
+def tool_answer(exchange):
+    """The response of a tools/call exchange that has a result or an error, else None."""
+    if exchange.method != "tools/call":
+        return None
+    response = exchange.response
+    return response if response.result is not None or response.error is not None else None
+
+
+def quoted(text: str, width: int = 60) -> str:
+    """A match shown in a message: one line, at most ``width`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 3] + "..."

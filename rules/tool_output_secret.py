@@ -1,0 +1,60 @@
+from mcplint.capture.outputs import output_texts, tool_answer
+from mcplint.findings import Severity
+from mcplint.rule import TrafficRule, Violation
+from mcplint.secrets import find_secrets, may_hold_secret
+
+
+class ToolOutputSecret(TrafficRule):
+    r"""A tool result contains a credential: a private key, a cloud key or an API token.
+
+    ## Why
+    A credential in a tool result is disclosed to the model, to the client's logs and
+    transcripts, and to every other tool the model can call. Environment dumps,
+    configuration files, error messages that echo a connection string and debug
+    output are the usual leaks. Servers must sanitize tool output: redact secrets
+    before returning text.
+
+    Recognised: PEM private keys, AWS access key IDs and labelled secret keys, Google
+    API keys and OAuth tokens, Azure storage keys, SAS signatures and client secrets,
+    GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic, npm and PyPI tokens, Slack
+    webhooks and signed JWTs. Each pattern needs the credential's own prefix or
+    structure, so UUIDs, hashes and base64 images are not reported, nor are the
+    vendors' documented example keys. The message shows only the first characters.
+
+    ## Bad
+    ```jsonl protocol=2025-11-25
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "show_config", "arguments": {}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "region = eu-west-1\naws_access_key_id = AKIAZ7Q3N5W2J4K6L8M2"}]}}}
+    ```
+
+    ## Good
+    ```jsonl protocol=2025-11-25
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "show_config", "arguments": {}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "region = eu-west-1\naws_access_key_id = AKIA****************"}]}}}
+    ```
+    """
+
+    code = "MCP422"
+    name = "tool-output-secret"
+    checklist = (19,)
+    category = "security"
+    severity = Severity.ERROR
+    needs = "tools/call result"
+
+    def check_exchange(self, exchange, session, ctx):
+        answer = tool_answer(exchange)
+        if answer is None:
+            return
+        session.assess(self)
+        reported: set[str] = set()
+        for ptr, what, text in output_texts(answer):
+            if not may_hold_secret(text):
+                continue
+            found = [s for s in find_secrets(text) if s.text not in reported]
+            if not found:
+                continue
+            reported.update(s.text for s in found)
+            first = found[0]
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            yield Violation(ptr, f"Tool output ({what}) contains {first.what} ('{first.redacted}'){more}; "
+                                 "redact credentials from tool results and rotate this one")
