@@ -1,0 +1,62 @@
+from mcplint.capture.errors import error_code, is_transport_rejection, note_catalog, unknown_tool
+from mcplint.findings import Severity
+from mcplint.rule import TrafficRule, Violation
+
+
+class UnknownToolErrorCode(TrafficRule):
+    """An unknown tool is rejected with a JSON-RPC error code other than -32602.
+
+    ## Why
+    The tool name is a parameter of `tools/call`, and every version of the
+    specification shows -32602 (invalid params) with an "Unknown tool" message for a
+    name the server does not have. Clients and SDKs key on that code to refresh their
+    tool list. -32601 (method not found) says `tools/call` itself is unsupported, and
+    -32603 says the server broke. The code is an example in the spec, so this is a
+    warning, not an error.
+
+    ## Bad
+    ```jsonl protocol=2025-06-18
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "git_status", "inputSchema": {"type": "object"}}]}}}
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "no_such_tool", "arguments": {}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "Tool not found: no_such_tool"}}}
+    ```
+
+    ## Good
+    ```jsonl protocol=2025-06-18
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "git_status", "inputSchema": {"type": "object"}}]}}}
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "no_such_tool", "arguments": {}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": "Unknown tool: no_such_tool"}}}
+    ```
+    """
+
+    code = "MCP706"
+    name = "unknown-tool-error-code"
+    checklist = (9,)
+    category = "protocol"
+    severity = Severity.WARNING
+    needs = "tools/call of a tool missing from a complete tools/list"
+
+    def check_message(self, message, session, ctx):
+        if message.kind == "notification" and message.method == "notifications/tools/list_changed":
+            note_catalog(session, message=message)
+        return iter(())
+
+    def check_exchange(self, exchange, session, ctx):
+        method = exchange.method
+        if method == "tools/list":
+            note_catalog(session, exchange=exchange)
+            return
+        name = unknown_tool(exchange, session) if method == "tools/call" else None
+        if name is None:
+            return
+        session.assess(self)
+        response = exchange.response
+        error = response.error
+        code = error_code(error) if error is not None else None
+        if code is None or code == -32602 or is_transport_rejection(response, code):
+            return
+        yield Violation(response.ptr / "error" / "code",
+                        f"unknown tool {name!r} rejected with {code}; use -32602 (invalid params), "
+                        "the code the specification shows for an unknown tool")
