@@ -85,7 +85,8 @@ def invalid_cases(schema: Any) -> list[tuple[str, dict]]:
         types = _types(_resolve(prop, schema))
         if not types:
             continue
-        wrong = next((_WRONG[t] for t in types if t in _WRONG and not _accepts(types, _WRONG[t])), None)
+        candidates = [_WRONG[t] for t in types if t in _WRONG] + [True, ["not-a-scalar"]]
+        wrong = next((value for value in candidates if not _accepts(types, value)), None)
         if wrong is None:
             continue
         cases.append((f"wrong-type:{name}", {**valid, name: wrong}))
@@ -109,7 +110,9 @@ def _accepts(types: list[str], value: Any) -> bool:
         return bool({"integer", "number"} & set(types))
     if isinstance(value, str):
         return "string" in types
-    return False
+    if isinstance(value, list):
+        return "array" in types
+    return "object" in types
 
 
 def _resolve(schema: Mapping, root: Mapping, depth: int = 0) -> Mapping:

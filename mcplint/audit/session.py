@@ -62,8 +62,11 @@ class Reply:
         parts = []
         if self.status is not None:
             parts.append(f"HTTP {self.status}")
+        stray = next((m["error"] for m in self.others if isinstance(m, dict) and isinstance(m.get("error"), dict)), None)
         if self.error is not None:
             parts.append(f"error {self.error.get('code')!r}")
+        elif self.message is None and stray is not None:
+            parts.append(f"error {stray.get('code')!r}")
         elif self.message is not None:
             parts.append("isError result" if isinstance(self.result, dict) and self.result.get("isError") is True else "result")
         elif self.timed_out:

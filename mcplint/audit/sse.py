@@ -4,7 +4,8 @@ Chunks arrive as the network delivers them, so an event, a line, a CRLF pair or 
 UTF-8 sequence may be cut anywhere; the parser keeps the unfinished part until the
 next chunk. Lines end with CRLF, LF or a lone CR. An event is dispatched at a blank
 line, and only when it has data: priming events (an id and empty data) and comment
-lines (`: keep-alive`) produce nothing, as in a browser.
+lines (`: keep-alive`) produce nothing (a browser would fire an empty message for the
+former; an audit records messages, and there is none).
 
 One leniency: at the end of the stream an event that was never closed by a blank
 line is still dispatched when it has data (a browser drops it). An audit records
@@ -107,8 +108,8 @@ class SSEParser:
         return None  # unknown fields are ignored
 
     def _dispatch(self) -> Event | None:
-        data, event, id_, retry = self._data, self._event, self._id, self._retry
+        data, event, id_, retry = "\n".join(self._data), self._event, self._id, self._retry
         self._reset()
-        if not data:
+        if not data:  # no data line, or only empty ones (a priming event): no message
             return None
-        return Event("\n".join(data), event or "message", id_, retry)
+        return Event(data, event or "message", id_, retry)

@@ -208,7 +208,7 @@ def _sarif_locations(text: str, label: str, url: str | None) -> str:
     from mcplint.reporters.sarif import artifact_uri
 
     wrong = artifact_uri(label)
-    right = url if url is not None else "mcp-server:" + quote(label, safe="")
+    right = url if url is not None else "mcp-server:" + quote(label, safe="/")
     log = json.loads(text)
     for run in log.get("runs", []):
         for result in run.get("results", []):
