@@ -1,0 +1,48 @@
+from mcplint import versions
+from mcplint.capture.http import first_of_response, foreign_origin, is_success
+from mcplint.findings import Severity
+from mcplint.rule import TrafficRule, Violation
+
+
+class ForeignOriginNotRejected(TrafficRule):
+    """The server serves a request whose Origin names another site (before 2025-11-25).
+
+    ## Why
+    Servers MUST validate the `Origin` header of every connection to stop DNS-rebinding
+    attacks, in which a web page drives the user's browser against a local MCP server.
+    Before 2025-11-25 the spec does not fix the status for a rejection (from 2025-11-25 it is
+    403, see MCP821), so any refusal is fine here; serving the request is not.
+
+    ## Bad
+    ```jsonl protocol=2025-06-18
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}, "http": {"method": "POST", "url": "http://127.0.0.1:38001/mcp", "headers": {"Host": "127.0.0.1:38001", "Origin": "http://evil.example", "MCP-Protocol-Version": "2025-06-18"}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"tools": []}}, "http": {"status": 200, "headers": {"Access-Control-Allow-Origin": "*", "content-type": "application/json"}}}
+    ```
+
+    ## Good
+    ```jsonl protocol=2025-06-18
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}, "http": {"method": "POST", "url": "http://127.0.0.1:38001/mcp", "headers": {"Host": "127.0.0.1:38001", "Origin": "http://localhost:5173", "MCP-Protocol-Version": "2025-06-18"}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"tools": []}}, "http": {"status": 200, "headers": {"content-type": "application/json"}}}
+    ```
+    """
+
+    code = "MCP822"
+    name = "foreign-origin-not-rejected"
+    checklist = (17,)
+    category = "security"
+    severity = Severity.WARNING
+    versions = versions.until(versions.V2025_06_18)
+    needs = "request with a foreign Origin"
+
+    def check_record(self, record, session, ctx):
+        request = first_of_response(record, session)
+        origin = foreign_origin(request) if request is not None else None
+        if origin is None:
+            return
+        session.assess(self)
+        if is_success(record.status):
+            yield Violation(
+                record.http_pointer / "status",
+                f"Request from the foreign Origin {origin!r} answered {record.status}; validate Origin and reject it",
+                related=((request.header_pointer("origin"), "the Origin header"),),
+            )

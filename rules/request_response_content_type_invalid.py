@@ -1,0 +1,51 @@
+from mcplint import versions
+from mcplint.capture.http import carries_request, first_of_response, has_body, is_success, media_type
+from mcplint.findings import Severity
+from mcplint.rule import TrafficRule, Violation
+
+ALLOWED = ("application/json", "text/event-stream")
+
+
+class RequestResponseContentTypeInvalid(TrafficRule):
+    """A POST carrying a request is answered without a JSON or SSE body.
+
+    ## Why
+    Over Streamable HTTP a POST that contains a JSON-RPC request MUST be answered with
+    `Content-Type: application/json` (one JSON object) or `text/event-stream` (an SSE
+    stream that ends with the response). Clients dispatch on the content type; anything
+    else (`text/html`, `text/plain`, no type at all, or a bodiless 202) leaves the request
+    unanswered. Error statuses may carry other bodies (a plain-text 403 is fine).
+
+    ## Bad
+    ```jsonl protocol=2025-11-25
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}, "http": {"method": "POST", "url": "http://127.0.0.1:8000/mcp", "headers": {"Host": "127.0.0.1:8000", "MCP-Protocol-Version": "2025-11-25"}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"tools": []}}, "http": {"status": 200, "headers": {"content-type": "text/plain"}}}
+    ```
+
+    ## Good
+    ```jsonl protocol=2025-11-25
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}, "http": {"method": "POST", "url": "http://127.0.0.1:8000/mcp", "headers": {"Host": "127.0.0.1:8000", "MCP-Protocol-Version": "2025-11-25"}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"tools": []}}, "http": {"status": 200, "headers": {"content-type": "application/json; charset=utf-8"}}}
+    ```
+    """
+
+    code = "MCP816"
+    name = "request-response-content-type-invalid"
+    category = "protocol"
+    severity = Severity.ERROR
+    versions = versions.since(versions.V2025_03_26)  # Streamable HTTP; HTTP+SSE answers POSTs with 202
+
+    def check_record(self, record, session, ctx):
+        request = first_of_response(record, session)
+        if request is None or request.method != "POST" or not is_success(record.status) or not carries_request(request):
+            return
+        content_type = record.header("content-type")
+        if record.status == 202 or (not has_body(record) and content_type is None):
+            yield Violation(
+                record.http_pointer / "status",
+                f"POST carrying a request answered {record.status} without a body; answer with application/json or text/event-stream",
+            )
+        elif media_type(content_type) not in ALLOWED:
+            where = record.header_pointer("content-type") if content_type is not None else record.http_pointer / "headers"
+            shown = f"Content-Type {content_type!r}" if content_type is not None else "no Content-Type"
+            yield Violation(where, f"Response to a request has {shown}; use application/json or text/event-stream")
