@@ -1,0 +1,284 @@
+"""`mcplint audit` on the command line: flags, bad input, unreachable and misdirecting
+endpoints, credentials, and the HTTP transport against tiny in-process HTTP servers.
+
+The full audits of real MCP servers are in test_audit_e2e.py; the servers here only
+answer what a test needs (a redirect, a 401, an SSE body cut into pieces)."""
+
+from __future__ import annotations
+
+import io
+import json
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from conftest import run_mcplint
+from mcplint.audit.http import HttpClient
+from mcplint.audit.recorder import Recorder
+from mcplint.audit.stdio import ServerError
+
+
+def one_line_error(proc, code: int = 2) -> str:
+    err = proc.stderr.decode()
+    assert proc.returncode == code, err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.startswith("mcplint: error:")]
+    assert lines, err
+    return lines[0]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def http_server(respond):
+    """A threaded HTTP/1.1 server on 127.0.0.1; ``respond(handler, body)`` answers each request.
+    Yields (url, requests seen)."""
+    seen: list[dict] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _any(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            seen.append({"method": self.command, "path": self.path, "headers": dict(self.headers), "body": body})
+            respond(self, body)
+
+        do_POST = do_GET = do_DELETE = _any
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/mcp", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def send(handler, status: int, body: bytes = b"", headers: dict | None = None):
+    handler.send_response(status)
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+# --- flags and bad input -------------------------------------------------------------------------
+@pytest.mark.parametrize("args, message", [
+    ((), "Missing argument"),
+    (("http://127.0.0.1:1/mcp", "extra"), "a URL takes no further arguments"),
+    (("--env", "A=1", "http://127.0.0.1:1/mcp"), "--env and --cwd apply to a server command"),
+    (("--header", "X-A: 1", "--", "python", "-V"), "--header applies to a URL"),
+    (("--header", "no colon", "http://127.0.0.1:1/mcp"), "expected 'Name: value'"),
+    (("--header", "Authorization: Bearer $MCPLINT_TEST_UNSET_VARIABLE", "http://127.0.0.1:1/mcp"),
+     "environment variable MCPLINT_TEST_UNSET_VARIABLE is not set"),
+    (("--header", "Host: elsewhere", "http://127.0.0.1:1/mcp"), "set by the audit itself"),
+    (("--env", "NOEQUALS", "--", "python", "-V"), "expected KEY=VALUE"),
+    (("--record", "session.txt", "http://127.0.0.1:1/mcp"), "name the file *.jsonl"),
+    (("--probe-rate-limit", "501", "http://127.0.0.1:1/mcp"), "between 1 and 500"),
+    (("--probe-rate-limit", "0", "http://127.0.0.1:1/mcp"), "between 1 and 500"),
+    (("--timeout", "0", "http://127.0.0.1:1/mcp"), "--timeout must be"),
+    (("--protocol-version", "2099-01-01", "http://127.0.0.1:1/mcp"), "is not one of"),
+    (("--cwd", "/nonexistent/folder", "--", "python", "-V"), "not a directory"),
+    (("ftp://example.com/mcp",), "expected an http:// or https:// URL"),
+    (("https://user:secret@example.com/mcp",), "put credentials in --header"),
+    (("--config", "missing.yaml", "http://127.0.0.1:1/mcp"), "config file not found"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    proc = run_mcplint("audit", *args)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_help_lists_the_interface():
+    text = run_mcplint("audit", "--help").stdout.decode()
+    for flag in ("--record", "--env", "--cwd", "--header", "--timeout", "--call-read-only", "--allow-calls",
+                 "--probe-rate-limit", "--protocol-version", "--format", "--output", "--select", "--ignore",
+                 "--fail-on", "--config"):
+        assert flag in text
+
+
+# --- unreachable, unstartable -----------------------------------------------------------------------
+def test_nothing_listening():
+    port = free_port()
+    started = time.monotonic()
+    line = one_line_error(run_mcplint("audit", f"http://127.0.0.1:{port}/mcp"))
+    assert line == f"mcplint: error: http://127.0.0.1:{port}/mcp: nothing is listening at 127.0.0.1:{port} (connection refused)"
+    assert time.monotonic() - started < 10
+
+
+def test_command_not_found():
+    line = one_line_error(run_mcplint("audit", "--", "mcplint-no-such-command-xyz", "--flag"))
+    assert line == "mcplint: error: cannot start the server: mcplint-no-such-command-xyz: command not found"
+
+
+def test_tls_to_a_plain_http_server():
+    with http_server(lambda handler, body: send(handler, 200, b"{}")) as (url, _):
+        line = one_line_error(run_mcplint("audit", url.replace("http://", "https://"), "--timeout", "3"))
+    assert "TLS error" in line
+
+
+def test_record_file_cannot_be_written(tmp_path):
+    line = one_line_error(run_mcplint("audit", "--record", str(tmp_path / "missing" / "s.jsonl"), "--", "python", "-V"))
+    assert "cannot write" in line
+
+
+# --- redirects are never followed --------------------------------------------------------------------
+@pytest.mark.parametrize("status", [301, 302, 307, 308])
+def test_redirect_to_another_origin_is_reported_not_followed(tmp_path, status):
+    with http_server(lambda handler, body: send(handler, 200, b"{}")) as (elsewhere, hits):
+        with http_server(lambda handler, body: send(handler, status, b"", {"Location": elsewhere})) as (url, seen):
+            record = tmp_path / "s.jsonl"
+            line = one_line_error(run_mcplint("audit", url, "--record", str(record),
+                                              "--header", "Authorization: Bearer $SECRET_FOR_TEST",
+                                              env={"SECRET_FOR_TEST": "t0ps3cret"}))
+    assert line == (f"mcplint: error: {url}: the server redirected server/discover to {elsewhere} (HTTP {status}); "
+                    "mcplint never follows redirects: audit that URL instead")
+    assert hits == [], "the audit followed the redirect"
+    assert len(seen) == 1
+    assert seen[0]["headers"]["Authorization"] == "Bearer t0ps3cret"  # sent to the given origin only
+    recorded = [json.loads(line) for line in record.read_text().splitlines()]
+    assert recorded[1]["http"]["status"] == status and recorded[1]["http"]["headers"]["Location"] == elsewhere
+    assert "t0ps3cret" not in record.read_text()
+
+
+# --- credentials -----------------------------------------------------------------------------------------
+def test_refused_credentials_are_recorded_redacted_and_the_session_is_linted(tmp_path):
+    challenge = 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"'
+
+    def respond(handler, body):
+        message = json.loads(body) if body else {}
+        if message.get("method") == "server/discover":
+            send(handler, 400, json.dumps({"jsonrpc": "2.0", "id": None,
+                                           "error": {"code": -32600, "message": "Bad Request"}}).encode(),
+                 {"Content-Type": "application/json"})
+        else:
+            send(handler, 401, b"unauthorized", {"WWW-Authenticate": challenge, "Content-Type": "text/plain",
+                                                  "Set-Cookie": "session=abc"})
+
+    record = tmp_path / "s.jsonl"
+    with http_server(respond) as (url, seen):
+        proc = run_mcplint("audit", url, "--format", "json", "--record", str(record),
+                           "-H", "Authorization: Bearer ${SECRET_FOR_TEST}", "-H", "X-Api-Key: $SECRET_FOR_TEST",
+                           env={"SECRET_FOR_TEST": "t0ps3cret"})
+    err = proc.stderr.decode()
+    assert proc.returncode in (0, 1), err
+    assert "answered initialize with HTTP 401; the credentials given with --header were refused" in err
+    text = record.read_text()
+    assert "t0ps3cret" not in text and "t0ps3cret" not in proc.stdout.decode()
+    lines = [json.loads(line) for line in text.splitlines()]
+    client = [line for line in lines if line["from"] == "client"]
+    assert all(line["http"]["headers"]["Authorization"] == "<redacted>" for line in client)
+    assert all(line["http"]["headers"]["X-Api-Key"] == "<redacted>" for line in client)
+    assert lines[-1]["http"]["headers"]["WWW-Authenticate"] == challenge
+    assert lines[-1]["http"]["headers"]["Set-Cookie"] == "<redacted>"
+    assert lines[-1]["message"] is None and lines[-1]["raw"] == "unauthorized"
+    assert [s["headers"]["Authorization"] for s in seen] == ["Bearer t0ps3cret"] * 2  # discover, initialize
+    report = json.loads(proc.stdout)
+    assert report["summary"]["audit"]["target"] == url
+    assert all(f["path"] == url for f in report["findings"])
+
+
+# --- the HTTP transport: SSE bodies in pieces ---------------------------------------------------------------
+def test_sse_response_in_chunks_with_crlf_and_priming():
+    events = [
+        b"id: p1\r\ndata: \r\n\r\n",  # priming: no message
+        b'event: message\r\ndata: {"jsonrpc": "2.0", "method": "notifications/progress", '
+        b'"params": {"progressToken": 1, "progress": 1}}\r\n\r\n',
+        b": keep-alive\r\n\r\n",
+        b'data: {"jsonrpc": "2.0", "id": 1, "result": {"ok": true}}\r\n\r\n',
+    ]
+
+    def respond(handler, body):
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.send_header("Transfer-Encoding", "chunked")
+        handler.end_headers()
+        stream = b"".join(events)
+        for start in range(0, len(stream), 7):  # cut anywhere, also inside CRLF pairs
+            piece = stream[start:start + 7]
+            handler.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+            handler.wfile.flush()
+        handler.wfile.write(b"0\r\n\r\n")
+
+    out = io.StringIO()
+    with http_server(respond) as (url, seen):
+        client = HttpClient(url, {}, Recorder(out), "mcplint-test")
+        reply = client.exchange("POST", {"jsonrpc": "2.0", "id": 1, "method": "ping"}, timeout=5,
+                                until=lambda m: m.get("id") == 1)
+        client.close()
+    assert reply.status == 200
+    assert reply.response(1) == {"jsonrpc": "2.0", "id": 1, "result": {"ok": True}}
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [line["from"] for line in lines] == ["client", "server", "server"]
+    assert lines[0]["http"]["headers"]["Accept"] == "application/json, text/event-stream"
+    assert lines[0]["http"]["headers"]["Content-Length"] == str(len(seen[0]["body"]))
+    assert lines[1]["message"]["method"] == "notifications/progress"
+    assert lines[2]["http"]["status"] == 200 and lines[2]["message"]["id"] == 1
+
+
+def test_recorded_request_headers_are_exactly_what_was_sent():
+    out = io.StringIO()
+    with http_server(lambda handler, body: send(handler, 202)) as (url, seen):
+        client = HttpClient(url, {"X-Trace": "1"}, Recorder(out), "mcplint-test")
+        client.exchange("POST", {"jsonrpc": "2.0", "method": "notifications/initialized"}, timeout=5,
+                        headers={"MCP-Protocol-Version": "2025-11-25"})
+        client.close()
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert lines[0]["http"]["headers"] == seen[0]["headers"]  # nothing added behind our back
+    assert list(lines[0]["http"]["headers"])[:3] == ["Host", "User-Agent", "Accept"]
+    assert lines[1]["message"] is None and lines[1]["http"]["status"] == 202
+
+
+def test_a_silent_server_times_out():
+    def respond(handler, body):
+        time.sleep(3)
+
+    with http_server(respond) as (url, _):
+        client = HttpClient(url, {}, Recorder(io.StringIO()), "mcplint-test")
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            client.exchange("POST", {"jsonrpc": "2.0", "id": 1, "method": "ping"}, timeout=0.5)
+        assert time.monotonic() - started < 2
+        client.close()
+
+
+def test_an_endless_stream_is_cut_at_the_deadline():
+    def respond(handler, body):
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        for _ in range(40):
+            handler.wfile.write(b": still here\n\n")
+            handler.wfile.flush()
+            time.sleep(0.1)
+
+    with http_server(respond) as (url, _):
+        client = HttpClient(url, {}, Recorder(io.StringIO()), "mcplint-test")
+        started = time.monotonic()
+        reply = client.exchange("GET", None, timeout=5, read_bound=0.4, accept="text/event-stream")
+        assert time.monotonic() - started < 2
+        assert reply.status == 200 and reply.cut_short and reply.messages == []
+        client.close()
+
+
+def test_connection_refused_is_a_server_error():
+    client = HttpClient(f"http://127.0.0.1:{free_port()}/mcp", {}, Recorder(io.StringIO()), "t")
+    with pytest.raises(ServerError, match="nothing is listening"):
+        client.exchange("POST", {"jsonrpc": "2.0", "id": 1, "method": "ping"}, timeout=2)
