@@ -1,0 +1,137 @@
+from mcplint.capture.errors import is_error_result, is_plain_success
+from mcplint.findings import Severity
+from mcplint.rule import TrafficRule, Violation
+from mcplint.schema_dialects import DRAFT4, DRAFT6, DRAFT7, DRAFT2019, UNKNOWN, schema_dialect
+
+_COMPILED: dict[str, object] = {}  # canonical schema text -> validator (None: cannot validate)
+_STATE = "_MCP713_validators"  # on the session: tool name -> (inputSchema object, validator)
+
+
+class InvalidArgumentsAccepted(TrafficRule):
+    """A tools/call whose arguments violate the tool's `inputSchema` is answered with a plain success.
+
+    ## Why
+    Servers must validate tool inputs. A server that runs a tool with a string where
+    its own schema asks for a number, or without a required argument, relies on
+    whatever the code does with the bad value: a wrong answer presented as a right
+    one, a crash further down, or an injection path. The calls are judged against the
+    schema the server published in tools/list (its `$schema` dialect, draft-07 when
+    declared, else 2020-12); an `isError` result or a -32602 error shows the server
+    validates. Coercion ("5" accepted for an integer) is reported too: the schema is
+    the contract the client was given.
+
+    ## Bad
+    ```jsonl protocol=2025-11-25
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "get-sum", "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]}}]}}}
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get-sum", "arguments": {"a": "two", "b": 3}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "The sum of two and 3 is two3."}]}}}
+    ```
+
+    ## Good
+    ```jsonl protocol=2025-11-25
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "get-sum", "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]}}]}}}
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get-sum", "arguments": {"a": "two", "b": 3}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "Invalid arguments for tool get-sum: expected number, received string at a"}], "isError": true}}}
+    ```
+    """
+
+    code = "MCP713"
+    name = "invalid-arguments-accepted"
+    checklist = (16,)
+    category = "security"
+    severity = Severity.WARNING
+    needs = "tools/call with invalid arguments or a rejected call"
+
+    def check_exchange(self, exchange, session, ctx):
+        if exchange.method != "tools/call" or exchange.tool is None:
+            return
+        response = exchange.response
+        result = response.result
+        if result is None:
+            error = response.error
+            if error is not None and error.get("code") == -32602:
+                session.assess(self)  # the server rejected arguments: it validates
+            return
+        if is_error_result(result):
+            session.assess(self)
+            return
+        if not is_plain_success(result):
+            return  # 2026-07-28 input_required / task results are not an answer yet
+        tool_ptr, tool = exchange.tool
+        validator = _validator(session, exchange.tool_name, tool, ctx.version)
+        if validator is None:
+            return
+        params = exchange.request.params
+        arguments = params.get("arguments", {})
+        try:
+            if validator.is_valid(arguments):
+                return
+            error = _best(validator, arguments)
+        except Exception:  # an unresolvable $ref or a schema jsonschema cannot run: no verdict
+            return
+        session.assess(self)
+        where = exchange.request.ptr / "params" / "arguments"
+        for token in error.absolute_path:
+            where = where / token
+        at = "/".join(map(str, error.absolute_path)) or "arguments"
+        yield Violation(response.ptr / "result",
+                        f"tool {exchange.tool_name!r} succeeded although its arguments violate its inputSchema "
+                        f"({at}: {_short(error.message)}); validate arguments and return an isError result",
+                        related=((where, "the invalid argument"), (tool_ptr / "inputSchema", "the inputSchema")))
+
+
+def _validator(session, name: str, tool: dict, version: str):
+    """One validator per tool definition: reused while tools/list keeps the same schema."""
+    cache = getattr(session, _STATE, None)
+    if cache is None:
+        cache = {}
+        setattr(session, _STATE, cache)
+    schema = tool.get("inputSchema")
+    found = cache.get(name)
+    if found is not None and found[0] is schema:
+        return found[1]
+    validator = _compile(schema, version) if isinstance(schema, dict) else None
+    cache[name] = (schema, validator)
+    return validator
+
+
+def _compile(schema: dict, version: str):
+    import json
+
+    dialect, _ = schema_dialect(schema, version)
+    if dialect == UNKNOWN:
+        return None
+    try:
+        key = dialect + json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):
+        return None
+    if key not in _COMPILED:
+        if len(_COMPILED) > 512:
+            _COMPILED.clear()
+        _COMPILED[key] = _build(schema, dialect)
+    return _COMPILED[key]
+
+
+def _build(schema: dict, dialect: str):
+    import jsonschema
+
+    cls = {DRAFT4: jsonschema.Draft4Validator, DRAFT6: jsonschema.Draft6Validator,
+           DRAFT7: jsonschema.Draft7Validator, DRAFT2019: jsonschema.Draft201909Validator,
+           }.get(dialect, jsonschema.Draft202012Validator)  # 2020-12, also when undeclared
+    try:
+        cls.check_schema(schema)
+        return cls(schema)
+    except Exception:  # an invalid schema is the manifest rules' finding, not a verdict on calls
+        return None
+
+
+def _best(validator, instance):
+    import jsonschema.exceptions
+
+    return jsonschema.exceptions.best_match(validator.iter_errors(instance))
+
+
+def _short(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
