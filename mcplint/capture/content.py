@@ -30,8 +30,8 @@ Problem = tuple[tuple, str]
 
 # Block type -> the first version whose ContentBlock union has it.
 BLOCK_TYPES: dict[str, str] = {
-    "text": V2024_11_05, "image": V2024_11_05, "resource": V2024_11_05,
-    "audio": V2025_03_26, "resource_link": V2025_06_18,
+    "text": V2024_11_05, "image": V2024_11_05, "audio": V2025_03_26,
+    "resource_link": V2025_06_18, "resource": V2024_11_05,
 }
 ROLES = ("user", "assistant")
 CONTENT_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
@@ -317,23 +317,23 @@ def annotation_problems(annotations: Any, version: str) -> list[Problem]:
     """The schema's Annotations: audience an array of "user"/"assistant", priority a
     number from 0 to 1, lastModified a string (2025-06-18 and later)."""
     if not isinstance(annotations, dict):
-        return [((), f"annotations must be an object (audience, priority, lastModified), not {json_type(annotations)}")]
+        return [((), f"'annotations' must be an object (audience, priority, lastModified), not {json_type(annotations)}")]
     problems: list[Problem] = []
     audience = annotations.get("audience")
     if "audience" in annotations:
         if not isinstance(audience, list):
-            problems.append((("audience",), f"audience must be an array of \"user\"/\"assistant\", not {json_type(audience)}"))
+            problems.append((("audience",), f"'audience' must be an array of \"user\"/\"assistant\", not {json_type(audience)}"))
         else:
-            problems.extend((("audience", i), f"audience entries are \"user\" or \"assistant\", not {show(role)}")
+            problems.extend((("audience", i), f"'audience' entries are \"user\" or \"assistant\", not {show(role)}")
                             for i, role in enumerate(audience) if role not in ROLES)
     if "priority" in annotations:
         priority = annotations["priority"]
         if json_type(priority) not in ("integer", "number"):
-            problems.append((("priority",), f"priority must be a number from 0 to 1, not {show(priority)}"))
+            problems.append((("priority",), f"'priority' must be a number from 0 to 1, not {show(priority)}"))
         elif not 0 <= priority <= 1:
-            problems.append((("priority",), f"priority must be between 0 (least) and 1 (most important), not {priority}"))
+            problems.append((("priority",), f"'priority' must be between 0 (least) and 1 (most important), not {priority}"))
     if version >= LAST_MODIFIED_SINCE and "lastModified" in annotations and not isinstance(annotations["lastModified"], str):
-        problems.append((("lastModified",), f"lastModified must be an ISO 8601 string, not {show(annotations['lastModified'])}"))
+        problems.append((("lastModified",), f"'lastModified' must be an ISO 8601 string, not {show(annotations['lastModified'])}"))
     return problems
 
 
@@ -342,7 +342,7 @@ _ISO_START = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 def last_modified_problem(value: Any, version: str) -> str | None:
     if version < LAST_MODIFIED_SINCE:
-        return f"annotations.lastModified is defined from {LAST_MODIFIED_SINCE} on, not in {version}"
+        return f"'annotations.lastModified' is defined from {LAST_MODIFIED_SINCE} on, not in {version}"
     if not isinstance(value, str):
         return None  # annotation_problems reports the type
     if _ISO_START.match(value):
@@ -351,7 +351,7 @@ def last_modified_problem(value: Any, version: str) -> str | None:
             return None
         except ValueError:
             pass
-    return f"lastModified should be an ISO 8601 timestamp such as 2025-01-12T15:00:58Z, not {show(value)}"
+    return f"'lastModified' should be an ISO 8601 timestamp such as 2025-01-12T15:00:58Z, not {show(value)}"
 
 
 # -- _meta -------------------------------------------------------------------------------------
@@ -422,3 +422,8 @@ def parsed_text(text: str) -> tuple[bool, Any]:
         return True, json.loads(text)
     except (ValueError, RecursionError):
         return False, None
+
+
+def at(ptr: Pointer, path: tuple) -> Pointer:
+    """``ptr`` extended by a problem's relative path."""
+    return Pointer((*ptr, *path)) if path else ptr

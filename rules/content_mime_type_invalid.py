@@ -1,0 +1,56 @@
+from mcplint import versions
+from mcplint.capture import content
+from mcplint.findings import Severity
+from mcplint.rule import TrafficRule, Violation
+
+
+class ContentMimeTypeInvalid(TrafficRule):
+    r"""A content block's or resource's `mimeType` is not a MIME type, or does not match the block or its data.
+
+    ## Why
+    Clients pick a renderer by `mimeType`: an image block needs an `image/*` type,
+    an audio block an `audio/*` type, and the type should be what the bytes are. A
+    value that is not `type/subtype` (`"png"`, `"PNG image"`), the unregistered
+    `image/jpg`, or `image/jpeg` on PNG bytes makes clients refuse or mis-render the
+    content.
+
+    ## Bad
+    ```jsonl protocol=2025-06-18
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get-tiny-image", "arguments": {}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "image", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "mimeType": "png"}]}}}
+    ```
+
+    ## Good
+    ```jsonl protocol=2025-06-18
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get-tiny-image", "arguments": {}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "image", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "mimeType": "image/png"}, {"type": "resource_link", "uri": "demo://resource/static/1", "name": "Resource 1", "mimeType": "text/plain; charset=utf-8"}]}}}
+    ```
+    """
+
+    code = "MCP728"
+    name = "content-mime-type-invalid"
+    checklist = (15,)
+    category = "protocol"
+    severity = Severity.WARNING
+    versions = versions.ALL
+    needs = "tools/call, prompts/get or resources/read result"
+
+    def check_exchange(self, exchange, session, ctx):
+        result = content.final_result(exchange)
+        if result is None:
+            return
+        session.assess(self)
+        for ptr, block, kind in content.typed_blocks(exchange, result, session.version):
+            mime = block.get("mimeType")
+            if isinstance(mime, str):
+                data = block.get("data") if kind in ("image", "audio") else None
+                valid = isinstance(data, str) and content.base64_problem(data) is None
+                problem = content.mime_problem(mime, kind if kind in ("image", "audio") else None, data if valid else None)
+                if problem:
+                    yield Violation(ptr / "mimeType", problem[:1].upper() + problem[1:])
+        for ptr, contents in content.resource_contents(exchange, result):
+            mime = contents.get("mimeType")
+            if isinstance(mime, str):
+                problem = content.mime_problem(mime)
+                if problem:
+                    yield Violation(ptr / "mimeType", problem[:1].upper() + problem[1:])

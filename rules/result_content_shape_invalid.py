@@ -1,0 +1,46 @@
+from mcplint import versions
+from mcplint.capture import content
+from mcplint.findings import Severity
+from mcplint.rule import TrafficRule, Violation
+
+
+class ResultContentShapeInvalid(TrafficRule):
+    r"""A tools/call, prompts/get or resources/read result lacks its content array or has it in the wrong shape.
+
+    ## Why
+    A `CallToolResult` must carry `content`, an array of content blocks (it may be
+    empty, but it must be there, even next to `structuredContent`), and `isError`
+    is a boolean. A `GetPromptResult` holds `messages`, each with a `role` of `user`
+    or `assistant` and one content block; a `ReadResourceResult` holds `contents`.
+    Clients index into these arrays without checking, so a missing array, a string
+    instead of an array, or `isError: "true"` breaks them.
+
+    ## Bad
+    ```jsonl protocol=2025-06-18
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"city": "Oslo"}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"structuredContent": {"temperature": 4}, "isError": "false"}}}
+    ```
+
+    ## Good
+    ```jsonl protocol=2025-06-18
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"city": "Oslo"}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "{\"temperature\": 4}"}], "structuredContent": {"temperature": 4}, "isError": false}}}
+    ```
+    """
+
+    code = "MCP724"
+    name = "result-content-shape-invalid"
+    checklist = (15,)
+    category = "protocol"
+    severity = Severity.ERROR
+    versions = versions.ALL
+    needs = "tools/call, prompts/get or resources/read result"
+
+    def check_exchange(self, exchange, session, ctx):
+        result = content.final_result(exchange)
+        if result is None:
+            return
+        session.assess(self)
+        base = exchange.response.ptr / "result"
+        for path, message in content.result_shape_problems(exchange.method, result):
+            yield Violation(content.at(base, path), message)
