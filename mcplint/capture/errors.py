@@ -191,7 +191,7 @@ _PATH = re.compile(
     r"|/(?:[\w.@+~-]+/)+[\w@+~-]+" + _SOURCE + r")"
     r"|(?<![\w])([A-Za-z]:\\(?:[\w .@+~-]+\\)*[\w .@+~-]+)"
 )
-_QUICK = re.compile(r"[/\\]|Traceback|goroutine|panicked")
+_QUICK = re.compile(r"[/\\]|Traceback|goroutine|panicked|\n\s*at \S")
 
 
 def leak_in(text: str, sent: tuple[str, ...] = ()) -> str | None:
