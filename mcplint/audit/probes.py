@@ -66,29 +66,38 @@ def unknown_tool(audit) -> str:
 def malformed_json(audit) -> str:
     request_id = audit.session.next_id()
     text = '{"jsonrpc": "2.0", "id": %d, "method": "tools/list", "params": {' % request_id
-    return _raw_probe(audit, text, "malformed-json")
+    return _bad_message(audit, "malformed-json", raw=text)
 
 
 def invalid_request(audit) -> str:
-    request_id = audit.session.next_id()
-    text = '{"jsonrpc": "2.0", "id": %d, "method": 42}' % request_id
-    return _raw_probe(audit, text, "invalid-request")
+    """Valid JSON but not a valid request: the JSON-RPC specification's own example
+    (a number as the method, a string as params, no id). The expected answer is -32600
+    with ``"id": null``, as no id could be read."""
+    message = {"jsonrpc": "2.0", "method": 1, "params": "bar"}
+    return _bad_message(audit, "invalid-request", message=message)
 
 
-def _raw_probe(audit, text: str, name: str) -> str:
+QUICK_ANSWER = 0.5  # seconds a stdio server gets to answer a bad message before the sync request
+
+
+def _bad_message(audit, name: str, raw: str | None = None, message: dict | None = None) -> str:
     session = audit.session
     if session.transport == "http":
-        reply = session.send(raw=text, probe=name)
+        reply = session.send(message, raw=raw, probe=name)
         audit.check_alive(reply, name)
         return reply.describe()
-    # stdio: a server may rightly stay silent on bytes it cannot parse, so instead of
-    # waiting out the timeout, a cheap request follows; its answer shows the line was read.
+    # stdio: a server may stay silent on a line it cannot parse. A short wait catches a
+    # prompt answer; failing that, a cheap request follows, and its answer shows the line
+    # was read (no waiting out the full timeout). The sync request is sent only after the
+    # wait, so an id-less error is not mistaken for the answer to it.
     before = len(session.stray)
-    session.send(raw=text, probe=name, wait=False)
-    audit.sync(name)
-    session.drain(0.05)
+    session.send(message, raw=raw, probe=name, wait=False)
+    session.drain(min(QUICK_ANSWER, audit.timeout), until_response=True)
+    if len(session.stray) == before:
+        audit.sync(name)
+        session.drain(0.05)
     answers = session.stray[before:]
-    errors = [a.get("error", {}).get("code") for a in answers if isinstance(a, dict) and isinstance(a.get("error"), dict)]
+    errors = [a["error"].get("code") for a in answers if isinstance(a, dict) and isinstance(a.get("error"), dict)]
     return f"error {errors[0]!r}" if errors else ("answered" if answers else "no answer")
 
 

@@ -192,11 +192,12 @@ class StdioSession(Session):
             elif isinstance(message, dict) and "method" not in message:
                 self.stray.append(message)
 
-    def drain(self, seconds: float) -> list[Any]:
-        """Read whatever arrives within ``seconds`` (late answers to a probe)."""
+    def drain(self, seconds: float, until_response: bool = False) -> list[Any]:
+        """Read whatever arrives within ``seconds`` (late answers to a probe); with
+        ``until_response``, stop at the first response."""
         deadline = time.monotonic() + seconds
         seen = []
-        while True:
+        while not (until_response and any(isinstance(m, dict) and "method" not in m for m in seen)):
             try:
                 line = self.process.read_line(deadline)
             except TimeoutError:
@@ -208,6 +209,7 @@ class StdioSession(Session):
                 seen.append(message)
                 if isinstance(message, dict) and "method" not in message:
                     self.stray.append(message)
+        return seen
 
     def _record_line(self, line: bytes) -> Any:
         text = line.decode("utf-8", errors="replace").rstrip("\r\n")
