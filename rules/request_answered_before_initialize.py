@@ -1,0 +1,52 @@
+from mcplint import versions
+from mcplint.capture.records import CLIENT
+from mcplint.findings import Severity
+from mcplint.rule import TrafficRule, Violation
+
+_ALLOWED = frozenset({"initialize", "ping"})
+
+
+class RequestAnsweredBeforeInitialize(TrafficRule):
+    """The server answers a request other than `ping` successfully before `initialize`.
+
+    ## Why
+    Up to protocol 2025-11-25, `initialize` is the first interaction: it settles the
+    version and the capabilities everything else depends on. A server that serves
+    `tools/list` or `tools/call` to a client that never initialized lets clients skip
+    the negotiation, and then answers in a version nobody agreed on. Before
+    initialization it should answer only `ping`, and reject anything else (over
+    HTTP typically with 400 "Server not initialized").
+
+    ## Bad
+    ```jsonl protocol=2025-11-25
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}}
+    ```
+
+    ## Good
+    ```jsonl protocol=2025-11-25
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 1, "method": "server/discover"}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}}
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 2, "result": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}}}
+    {"from": "client", "message": {"jsonrpc": "2.0", "method": "notifications/initialized"}}
+    {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"tools": []}}}
+    ```
+    """
+
+    code = "MCP625"
+    name = "request-answered-before-initialize"
+    category = "protocol"
+    severity = Severity.WARNING
+    versions = versions.until(versions.V2025_11_25)
+    needs = "request before initialize"
+
+    def check_exchange(self, exchange, session, ctx):
+        request = exchange.request
+        if request.sender != CLIENT or session.initialize is not None or request.method in _ALLOWED:
+            return
+        if exchange.response.result is not None:
+            yield Violation(exchange.response.ptr / "result",
+                            f"Server answered {request.method!r} before initialize; up to protocol 2025-11-25 "
+                            "only ping may be answered until initialization")
