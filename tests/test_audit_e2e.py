@@ -1,0 +1,329 @@
+"""`mcplint audit` end to end, against the real servers in fixtures/servers (no mocks).
+
+- The compliant SDK server, over stdio and HTTP, in both eras: no warnings or errors, and its
+  destructive tool is never called.
+- Each misbehaving server: the exact findings, as golden files in fixtures/audit/ (regenerate with
+  MCPLINT_UPDATE_GOLDEN=1 and read the diff). `--record` then `mcplint check` agrees with the audit.
+- Servers that hang, crash, print garbage or never initialize, and a URL where nothing listens:
+  exit 2 with one clear line, within the timeout bound, and no process left behind.
+- Safety: what gets called, read from the servers' own call logs.
+
+Every subprocess has a hard timeout; HTTP servers start once per module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, ROOT, assert_golden
+from servers import (PYTHON, SERVERS, TAG_VARIABLE, HttpServer, free_port, kill_tagged, new_tag, server_command,
+                     wait_for_no_orphans)
+
+GOLDEN = FIXTURES / "audit"
+AUDIT_TIMEOUT = 90  # hard bound on any one mcplint run (a hang must never hang the suite)
+
+pytestmark = pytest.mark.skipif(not (ROOT / "mcplint" / "commands" / "audit.py").exists(),
+                                reason="mcplint audit is not built yet")
+
+
+def run_audit(*args: str, env: dict | None = None, timeout: float = AUDIT_TIMEOUT) -> subprocess.CompletedProcess:
+    """`python -m mcplint audit ARGS` as a user runs it, bounded in time."""
+    inherited = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    return subprocess.run([sys.executable, "-m", "mcplint", "audit", *args], cwd=ROOT, capture_output=True,
+                          env={**inherited, "NO_COLOR": "1", "COLUMNS": "100", **(env or {})}, timeout=timeout)
+
+
+def stdio_audit(server: str, *server_args: str, options: tuple = (), env: dict | None = None,
+                tag: str | None = None, timeout: float = AUDIT_TIMEOUT) -> subprocess.CompletedProcess:
+    """Audit fixtures/servers/<server>.py over stdio; every --env given to the server, plus its tag."""
+    env_options = [f"--env={key}={value}" for key, value in {**(env or {}), TAG_VARIABLE: tag or new_tag()}.items()]
+    return run_audit(*options, *env_options, "--", *server_command(server, *server_args), timeout=timeout)
+
+
+def report(proc: subprocess.CompletedProcess) -> dict:
+    assert proc.returncode in (0, 1), f"exit {proc.returncode}: {proc.stderr.decode()[-3000:]}"
+    return json.loads(proc.stdout)
+
+
+def findings(proc: subprocess.CompletedProcess, at_least: str = "warning") -> list[dict]:
+    order = ["info", "warning", "error"]
+    return [f for f in report(proc)["findings"] if order.index(f["severity"]) >= order.index(at_least)]
+
+
+def brief(found: list[dict]) -> list[str]:
+    return [f"{f['rule']} {f['severity']} {f.get('pointer', '')} {f['message']}" for f in found]
+
+
+# --- goldens -----------------------------------------------------------------------------------
+GOLDEN_KEYS = ("rule", "severity", "line", "column", "pointer", "tool", "message")
+
+
+def normalise(text: str, volatile: dict[str, str]) -> str:
+    """Replace volatile strings (ports, temp paths, the interpreter) with stable names."""
+    for value, name in sorted(volatile.items(), key=lambda item: -len(item[0])):
+        text = text.replace(value, name)
+    return re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", text)
+
+
+def golden_text(proc: subprocess.CompletedProcess, volatile: dict[str, str] | None = None) -> str:
+    """The audit's JSON report as a stable golden: the path, one finding per line, the checklist."""
+    data = report(proc)
+    volatile = {**(volatile or {}), PYTHON: "PYTHON", str(SERVERS): "SERVERS", str(ROOT): "ROOT"}
+    paths = sorted({finding["path"] for finding in data["findings"]})
+    lines = [f"path: {path}" for path in paths] + ["findings:"]
+    lines += [json.dumps({key: finding.get(key) for key in GOLDEN_KEYS}, ensure_ascii=False)
+              for finding in data["findings"]]
+    lines.append("checklist:")
+    for item in data.get("summary", {}).get("checklist", []):
+        probes = item.get("probes")
+        lines.append(f"{item['item']:>2} {item['status']}" + (f"  probes: {', '.join(map(str, probes))}"
+                                                             if probes else ""))
+    lines.append("probes:")
+    for probe in data.get("summary", {}).get("audit", {}).get("probes", []):
+        detail = re.sub(r"\b\d+\.\d+ s\b", "N s", probe.get("detail") or "")  # timings
+        lines.append(f"{probe['name']}: {probe['status']}: {detail}")
+    return normalise("\n".join(lines) + "\n", volatile)
+
+
+# --- the compliant SDK server --------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def sdk_http(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sdk-http")
+    marker, log = folder / "marker", folder / "calls.jsonl"
+    with HttpServer("sdk_server", env={"MCPLINT_FIXTURE_MARKER": str(marker),
+                                       "MCPLINT_FIXTURE_CALL_LOG": str(log)}) as server:
+        server.marker, server.log = marker, log
+        yield server
+
+
+def called_tools(log: Path) -> list[str]:
+    return [json.loads(line)["tool"] for line in log.read_text().splitlines()] if log.exists() else []
+
+
+SDK_READ_ONLY = {"add_numbers", "divide_numbers", "get_text_stats", "search_notes"}
+
+
+@pytest.mark.parametrize("version, call_read_only", [
+    (None, False), (None, True), ("2025-06-18", True), ("2025-11-25", False), ("2026-07-28", False)])
+def test_sdk_server_over_stdio_is_clean(tmp_path, version, call_read_only):
+    marker, log, tag = tmp_path / "marker", tmp_path / "calls.jsonl", new_tag()
+    options = ("--format", "json") + (("--call-read-only",) if call_read_only else ()) + (
+        ("--protocol-version", version) if version else ())
+    proc = stdio_audit("sdk_server", options=options, tag=tag,
+                       env={"MCPLINT_FIXTURE_MARKER": str(marker), "MCPLINT_FIXTURE_CALL_LOG": str(log)})
+    assert brief(findings(proc)) == []
+    assert proc.returncode == 0
+    assert not marker.exists(), "the audit called the destructive tool"
+    assert "delete_note" not in called_tools(log)
+    if call_read_only:
+        assert set(called_tools(log)) >= SDK_READ_ONLY
+    assert not wait_for_no_orphans(tag)
+
+
+@pytest.mark.parametrize("version", [None, "2025-06-18", "2025-11-25"])
+def test_sdk_server_over_http_is_clean(sdk_http, version):
+    options = ("--format", "json") + (("--protocol-version", version) if version else ())
+    proc = run_audit(*options, sdk_http.url)
+    assert brief(findings(proc)) == []
+    assert proc.returncode == 0
+    assert not sdk_http.marker.exists(), "the audit called the destructive tool"
+    assert "delete_note" not in called_tools(sdk_http.log)
+
+
+def test_sdk_server_goldens(sdk_http):
+    """What a default audit of the compliant SDK server saw: every probe and checklist item."""
+    assert_golden(golden_text(stdio_audit("sdk_server", options=("--format", "json"))),
+                  GOLDEN / "sdk_server-stdio.txt")
+    assert_golden(golden_text(run_audit("--format", "json", sdk_http.url)), GOLDEN / "sdk_server-http.txt")
+
+
+def test_sdk_server_at_2024_11_05_leaks_newer_tool_fields(tmp_path):
+    """The SDK sends title, outputSchema and annotations whatever version it negotiated."""
+    proc = stdio_audit("sdk_server", options=("--format", "json", "--protocol-version", "2024-11-05"))
+    assert_golden(golden_text(proc), GOLDEN / "sdk_server-2024-11-05.txt")
+
+
+# --- the stdlib baseline and the misbehaving servers -----------------------------------------------
+def test_plain_server_over_stdio_is_clean():
+    proc = stdio_audit("plain_server", options=("--format", "json", "--call-read-only"))
+    assert brief(findings(proc)) == []
+    assert proc.returncode == 0
+
+
+STDIO_CASES = {
+    # golden name: (server, audit options)
+    "wrong_error_codes": ("wrong_error_codes", ()),
+    "errors_swapped": ("errors_swapped", ("--call-read-only",)),
+    "bad_structured_content": ("bad_structured_content", ("--call-read-only",)),
+    "accepts_batches-stdio-2025-11-25": ("accepts_batches", ("--protocol-version", "2025-11-25")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STDIO_CASES))
+def test_misbehaving_server_over_stdio(case):
+    server, options = STDIO_CASES[case]
+    proc = stdio_audit(server, options=("--format", "json", *options))
+    assert_golden(golden_text(proc), GOLDEN / f"{case}.txt")
+
+
+HTTP_CASES = {
+    # golden name: (server, server args, audit options)
+    "plain_server-http": ("plain_server", ("--rate-limit", "40"), ("--probe-rate-limit", "60")),
+    "auth_challenge-http": ("plain_server", ("--token", "fixture-token"),
+                            ("--header", "Authorization: Bearer $FIXTURE_TOKEN")),
+    "no_throttling-http": ("plain_server", (), ("--probe-rate-limit", "60")),
+    "wrong_error_codes-http": ("wrong_error_codes", (), ()),
+    "accepts_batches-http": ("accepts_batches", (), ()),
+    "ignores_version_header-http": ("ignores_version_header", (), ()),
+    "foreign_origin-http": ("foreign_origin", (), ()),
+    "auth_no_challenge-http": ("auth_no_challenge", (), ("--header", "Authorization: Bearer $FIXTURE_TOKEN")),
+}
+COMPLIANT_HTTP = {"plain_server-http", "auth_challenge-http"}
+
+
+@pytest.mark.parametrize("case", sorted(HTTP_CASES))
+def test_misbehaving_server_over_http(case):
+    server_name, server_args, options = HTTP_CASES[case]
+    with HttpServer(server_name, *server_args) as server:
+        proc = run_audit("--format", "json", *options, server.url, env={"FIXTURE_TOKEN": "fixture-token"})
+        assert_golden(golden_text(proc), GOLDEN / f"{case}.txt")
+        assert b"fixture-token" not in proc.stdout, "a credential leaked into the report"
+        if case in COMPLIANT_HTTP:
+            assert brief(findings(proc)) == []
+
+
+# --- --record, then mcplint check ---------------------------------------------------------------------
+def comparable(found: list[dict]) -> list[tuple]:
+    return sorted((f["rule"], f["severity"], f.get("line"), f.get("pointer"), f["message"]) for f in found)
+
+
+@pytest.mark.parametrize("server, options", [
+    ("wrong_error_codes", ()),
+    ("bad_structured_content", ("--call-read-only",)),
+    ("sdk_server", ()),
+])
+def test_recorded_transcript_lints_to_the_same_findings(tmp_path, server, options):
+    record = tmp_path / "session.jsonl"
+    audited = stdio_audit(server, options=("--format", "json", "--record", str(record), *options))
+    checked = subprocess.run([sys.executable, "-m", "mcplint", "check", str(record), "--format", "json"],
+                             cwd=ROOT, capture_output=True, timeout=AUDIT_TIMEOUT)
+    assert comparable(findings(checked, "info")) == comparable(findings(audited, "info"))
+    assert all(json.loads(line)["from"] in ("client", "server") for line in record.read_text().splitlines())
+
+
+def test_recorded_http_transcript_redacts_credentials(tmp_path):
+    record = tmp_path / "session.jsonl"
+    with HttpServer("plain_server", "--token", "fixture-token") as server:
+        proc = run_audit("--format", "json", "--record", str(record), "--header",
+                         "Authorization: Bearer $FIXTURE_TOKEN", server.url, env={"FIXTURE_TOKEN": "fixture-token"})
+    report(proc)
+    text = record.read_text()
+    assert "fixture-token" not in text
+    assert all("http" in json.loads(line) for line in text.splitlines())
+
+
+# --- failure modes: exit 2, one clear line, bounded in time, no orphans --------------------------------
+def assert_fails_cleanly(proc: subprocess.CompletedProcess, started: float, bound: float, *expected: str) -> str:
+    elapsed = time.monotonic() - started
+    stderr = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 2, f"exit {proc.returncode}: {stderr[-2000:]}"
+    assert "Traceback" not in stderr
+    first = stderr.strip().splitlines()[0]
+    assert first.startswith("mcplint: error: "), stderr
+    for text in expected:
+        assert text.lower() in stderr.lower(), stderr
+    assert elapsed < bound, f"took {elapsed:.1f} s, bound {bound} s"
+    return first
+
+
+@pytest.mark.parametrize("server, args, expected", [
+    ("hangs", (), ["stopped answering", "within 2 s"]),
+    ("crashes", ("--after", "3"), ["fatal: simulated crash after 3 messages"]),
+    ("garbage_stdout", (), ["Notes server 1.0 ready"]),
+    ("never_initializes", (), ["initialize"]),
+])
+def test_stdio_failure_modes(server, args, expected):
+    tag, started = new_tag(), time.monotonic()
+    proc = stdio_audit(server, *args, options=("--timeout", "2"), tag=tag, timeout=60)
+    try:
+        assert_fails_cleanly(proc, started, 20, *expected)
+        assert not wait_for_no_orphans(tag), f"{server} outlived the audit"
+    finally:
+        kill_tagged(tag)
+
+
+def test_http_server_that_hangs():
+    with HttpServer("hangs") as server:
+        started = time.monotonic()
+        proc = run_audit("--timeout", "2", server.url, timeout=60)
+        assert_fails_cleanly(proc, started, 20)
+
+
+def test_http_server_that_crashes():
+    with HttpServer("crashes", "--after", "2") as server:
+        started = time.monotonic()
+        proc = run_audit("--timeout", "2", server.url, timeout=60)
+        assert_fails_cleanly(proc, started, 20)
+
+
+def test_nothing_listening_at_the_url():
+    started = time.monotonic()
+    proc = run_audit("--timeout", "2", f"http://127.0.0.1:{free_port()}/mcp", timeout=60)
+    assert_fails_cleanly(proc, started, 10)
+
+
+def test_command_that_does_not_exist():
+    started = time.monotonic()
+    proc = run_audit("--timeout", "2", "--", "/nonexistent/mcp-server-binary", timeout=60)
+    assert_fails_cleanly(proc, started, 10, "/nonexistent/mcp-server-binary")
+
+
+# --- safety -----------------------------------------------------------------------------------------
+def test_default_audit_calls_nothing_but_read_only_tools(tmp_path):
+    marker, log = tmp_path / "marker", tmp_path / "calls.jsonl"
+    env = {"MCPLINT_FIXTURE_MARKER": str(marker), "MCPLINT_FIXTURE_CALL_LOG": str(log)}
+    report(stdio_audit("sdk_server", "--lying-tool", options=("--format", "json"), env=env))
+    listed = SDK_READ_ONLY | {"delete_note", "delete_cache"}
+    called = set(called_tools(log))
+    assert called & listed <= SDK_READ_ONLY, f"called {called}"
+    assert not marker.exists()
+
+
+def test_call_read_only_never_calls_a_read_only_tool_named_delete(tmp_path):
+    marker, log = tmp_path / "marker", tmp_path / "calls.jsonl"
+    env = {"MCPLINT_FIXTURE_MARKER": str(marker), "MCPLINT_FIXTURE_CALL_LOG": str(log)}
+    proc = stdio_audit("sdk_server", "--lying-tool", options=("--format", "json", "--call-read-only"), env=env)
+    called = set(called_tools(log))
+    assert called >= SDK_READ_ONLY, f"--call-read-only called only {called}"
+    assert not called & {"delete_note", "delete_cache"}
+    assert not marker.exists()
+    # The contradiction is itself a finding (checklist item 20), on delete_cache.
+    assert any(f.get("tool") == "delete_cache" and 20 in f.get("checklist", []) for f in findings(proc, "info"))
+
+
+def test_allow_calls_widens_to_the_named_tool_only(tmp_path):
+    marker, log = tmp_path / "marker", tmp_path / "calls.jsonl"
+    env = {"MCPLINT_FIXTURE_MARKER": str(marker), "MCPLINT_FIXTURE_CALL_LOG": str(log)}
+    report(stdio_audit("sdk_server", "--lying-tool", options=("--format", "json", "--allow-calls", "delete_note"),
+                       env=env))
+    assert "delete_note" in called_tools(log)
+    assert "delete_cache" not in called_tools(log)
+    assert marker.read_text().startswith("delete_note ")
+
+
+# --- speed ----------------------------------------------------------------------------------------------
+def test_default_audit_of_20_tools_is_fast():
+    """The issue's target is 5 s on a 2-core machine; the suite allows slack for a busy machine."""
+    started = time.monotonic()
+    proc = stdio_audit("sdk_server", "--tools", "20", options=("--format", "json"))
+    elapsed = time.monotonic() - started
+    assert report(proc)["summary"]["tools"] == 20
+    assert elapsed < 15, f"a default audit of 20 tools took {elapsed:.1f} s"
