@@ -102,6 +102,13 @@ def typed_blocks(exchange, result: dict, version: str) -> Iterator[tuple[Pointer
 # -- result shapes (CallToolResult, GetPromptResult, ReadResourceResult) --------------------
 
 def result_shape_problems(method: str, result: dict) -> list[Problem]:
+    problems = _result_members(method, result)
+    if "_meta" in result and not isinstance(result["_meta"], dict):
+        problems.append((("_meta",), f"The result's _meta must be an object, not {json_type(result['_meta'])}"))
+    return problems
+
+
+def _result_members(method: str, result: dict) -> list[Problem]:
     if method == "tools/call":
         problems = _list_member(result, "content", "a tools/call result", "content blocks (it may be empty)")
         if "isError" in result and not isinstance(result["isError"], bool):
