@@ -63,42 +63,52 @@ def unknown_tool(audit) -> str:
     return f"tools/call {name}: {reply.describe()}"
 
 
-def malformed_json(audit) -> str:
+def malformed_message(audit) -> str:
     request_id = audit.session.next_id()
-    text = '{"jsonrpc": "2.0", "id": %d, "method": "tools/list", "params": {' % request_id
-    return _bad_message(audit, "malformed-json", raw=text)
+    return '{"jsonrpc": "2.0", "id": %d, "method": "tools/list", "params": {' % request_id
 
 
-def invalid_request(audit) -> str:
-    """Valid JSON but not a valid request: the JSON-RPC specification's own example
-    (a number as the method, a string as params, no id). The expected answer is -32600
-    with ``"id": null``, as no id could be read."""
-    message = {"jsonrpc": "2.0", "method": 1, "params": "bar"}
-    return _bad_message(audit, "invalid-request", message=message)
+# Valid JSON but not a valid request: the JSON-RPC specification's own example (a number
+# as the method, a string as params, no id). The expected answer is -32600 with
+# "id": null, as no id could be read. Recorded as a message, not as raw text.
+INVALID_REQUEST = {"jsonrpc": "2.0", "method": 1, "params": "bar"}
+QUICK_ANSWER = 0.4  # seconds a stdio server gets to answer the bad messages before the sync request
 
 
-QUICK_ANSWER = 0.5  # seconds a stdio server gets to answer a bad message before the sync request
+def malformed_json_http(audit) -> str:
+    reply = audit.session.send(raw=malformed_message(audit), probe="malformed-json")
+    audit.check_alive(reply, "malformed-json")
+    return reply.describe()
 
 
-def _bad_message(audit, name: str, raw: str | None = None, message: dict | None = None) -> str:
+def invalid_request_http(audit) -> str:
+    reply = audit.session.send(dict(INVALID_REQUEST), probe="invalid-request")
+    audit.check_alive(reply, "invalid-request")
+    return reply.describe()
+
+
+def bad_messages_stdio(audit) -> tuple[str, str]:
+    """Both bad messages over stdio, back to back. A server may stay silent on a line it
+    cannot parse, so instead of waiting out the timeout: a short wait for prompt answers,
+    then, if fewer than two came, a cheap request whose answer shows the lines were read.
+    The sync request goes out only after the wait, so an id-less error is not mistaken
+    for the answer to it."""
     session = audit.session
-    if session.transport == "http":
-        reply = session.send(message, raw=raw, probe=name)
-        audit.check_alive(reply, name)
-        return reply.describe()
-    # stdio: a server may stay silent on a line it cannot parse. A short wait catches a
-    # prompt answer; failing that, a cheap request follows, and its answer shows the line
-    # was read (no waiting out the full timeout). The sync request is sent only after the
-    # wait, so an id-less error is not mistaken for the answer to it.
     before = len(session.stray)
-    session.send(message, raw=raw, probe=name, wait=False)
-    session.drain(min(QUICK_ANSWER, audit.timeout), until_response=True)
-    if len(session.stray) == before:
-        audit.sync(name)
+    session.send(raw=malformed_message(audit), probe="malformed-json", wait=False)
+    session.send(dict(INVALID_REQUEST), probe="invalid-request", wait=False)
+    deadline = time.monotonic() + min(QUICK_ANSWER, audit.timeout)
+    while len(session.stray) - before < 2 and time.monotonic() < deadline:
+        session.drain(deadline - time.monotonic(), until_response=True)
+    if len(session.stray) - before < 2:
+        audit.sync("malformed-json")
         session.drain(0.05)
-    answers = session.stray[before:]
-    errors = [a["error"].get("code") for a in answers if isinstance(a, dict) and isinstance(a.get("error"), dict)]
-    return f"error {errors[0]!r}" if errors else ("answered" if answers else "no answer")
+    codes = [a["error"].get("code") for a in session.stray[before:]
+             if isinstance(a, dict) and isinstance(a.get("error"), dict)]
+    answers = len(session.stray) - before  # in order: the server reads lines in order
+    first = f"error {codes[0]!r}" if codes else ("answered" if answers else "no answer")
+    second = f"error {codes[1]!r}" if len(codes) > 1 else ("answered" if answers > 1 else "no answer")
+    return first, second
 
 
 def ping(audit) -> str:

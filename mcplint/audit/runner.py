@@ -265,8 +265,13 @@ def run_probes(audit: Audit) -> None:
         audit.probe("unknown-tool", probes.unknown_tool)
     else:
         audit.skipped("unknown-tool", "the server does not advertise tools")
-    audit.probe("malformed-json", probes.malformed_json)
-    audit.probe("invalid-request", probes.invalid_request)
+    if http:
+        audit.probe("malformed-json", probes.malformed_json_http)
+        audit.probe("invalid-request", probes.invalid_request_http)
+    else:
+        malformed, invalid = probes.bad_messages_stdio(audit)
+        audit.ran("malformed-json", malformed)
+        audit.ran("invalid-request", invalid)
     if modern:
         audit.skipped("ping", "ping does not exist in the stateless protocol")
         audit.probe("unsupported-version", probes.unsupported_version_modern)
