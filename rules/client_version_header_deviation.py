@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import VERSION_HEADER, after_initialization, rpc_method
+from mcplint.capture.http import VERSION_HEADER, after_initialization, header, rpc_method
 from mcplint.capture.records import CLIENT
 from mcplint.capture.session import META_VERSION
 from mcplint.findings import Severity
@@ -47,7 +47,7 @@ class ClientVersionHeaderDeviation(TrafficRule):
         if rpc_method(record) == "initialize":
             return iter(())
         session.assess(self)
-        value = record.header(VERSION_HEADER)
+        value = header(record, VERSION_HEADER)
         if value is None:
             self._count(session, "missing", record.header_pointer(VERSION_HEADER), None)
         else:

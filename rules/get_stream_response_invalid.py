@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import first_of_response, is_success, media_type
+from mcplint.capture.http import first_of_response, header, is_success, media_type
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -36,7 +36,7 @@ class GetStreamResponseInvalid(TrafficRule):
         request = first_of_response(record, session)
         if request is None or request.method != "GET" or not is_success(record.status):
             return
-        content_type = record.header("content-type")
+        content_type = header(record, "content-type")
         if media_type(content_type) != "text/event-stream":
             shown = f"Content-Type {content_type!r}" if content_type is not None else "no Content-Type"
             yield Violation(

@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import VERSION_HEADER, first_of_response
+from mcplint.capture.http import VERSION_HEADER, first_of_response, header
 from mcplint.capture.session import META_VERSION
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
@@ -51,19 +51,19 @@ class HeaderMismatchNotRejected(TrafficRule):
         params = request.message.get("params")
         meta = params.get("_meta") if isinstance(params, dict) else None
         body_version = meta.get(META_VERSION) if isinstance(meta, dict) else None
-        header = request.header(VERSION_HEADER)
-        if not isinstance(body_version, str) or header is None or header == body_version:
+        sent = header(request, VERSION_HEADER)
+        if not isinstance(body_version, str) or sent is None or sent == body_version:
             return
         session.assess(self)
         error = record.message.get("error") if isinstance(record.message, dict) else None
         code = error.get("code") if isinstance(error, dict) else None
         # An unsupported version on either side may be answered -32022 instead.
-        allowed = {HEADER_MISMATCH} | ({UNSUPPORTED_VERSION} if {header, body_version} - versions.ALL else set())
-        related = ((request.header_pointer(VERSION_HEADER), f"header {header}, _meta {body_version}"),)
+        allowed = {HEADER_MISMATCH} | ({UNSUPPORTED_VERSION} if {sent, body_version} - versions.ALL else set())
+        related = ((request.header_pointer(VERSION_HEADER), f"header {sent}, _meta {body_version}"),)
         if record.status != 400:
             yield Violation(
                 record.http_pointer / "status",
-                f"Header version {header} differs from the _meta version {body_version} but the answer is"
+                f"Header version {sent} differs from the _meta version {body_version} but the answer is"
                 f" {record.status}; reject it with 400 and error -32020",
                 related=related,
             )
@@ -72,7 +72,7 @@ class HeaderMismatchNotRejected(TrafficRule):
             got = f"error {code}" if code is not None else "no JSON-RPC error"
             yield Violation(
                 where,
-                f"Header version {header} differs from the _meta version {body_version}: answered with {got};"
+                f"Header version {sent} differs from the _meta version {body_version}: answered with {got};"
                 " use -32020 (HeaderMismatch)",
                 related=related,
             )

@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import VERSION_HEADER, after_initialization, first_of_response, is_success, rpc_method
+from mcplint.capture.http import VERSION_HEADER, after_initialization, first_of_response, header, is_success, rpc_method
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -43,7 +43,7 @@ class InvalidVersionHeaderAccepted(TrafficRule):
         if request is None or not after_initialization(session) or rpc_method(request) == "initialize":
             return
         session.assess(self)
-        value = request.header(VERSION_HEADER)
+        value = header(request, VERSION_HEADER)
         if value is None or value in versions.VERSIONS or not is_success(record.status):
             return
         yield Violation(

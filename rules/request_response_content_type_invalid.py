@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import carries_request, first_of_response, has_body, is_success, media_type
+from mcplint.capture.http import carries_request, first_of_response, has_body, header, is_success, media_type
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -39,7 +39,7 @@ class RequestResponseContentTypeInvalid(TrafficRule):
         request = first_of_response(record, session)
         if request is None or request.method != "POST" or not is_success(record.status) or not carries_request(request):
             return
-        content_type = record.header("content-type")
+        content_type = header(record, "content-type")
         if record.status == 202 or (not has_body(record) and content_type is None):
             yield Violation(
                 record.http_pointer / "status",

@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import first_of_response, names_resource_metadata
+from mcplint.capture.http import first_of_response, header, names_resource_metadata
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -39,7 +39,7 @@ class ResourceMetadataNotAdvertised(TrafficRule):
         if record.status != 401 or first_of_response(record, session) is None:
             return
         session.assess(self)
-        value = record.header("www-authenticate")
+        value = header(record, "www-authenticate")
         if (value or "").strip() and not names_resource_metadata(value):  # no header at all: MCP800
             yield Violation(
                 record.header_pointer("www-authenticate"),

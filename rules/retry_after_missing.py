@@ -1,6 +1,6 @@
 import re
 
-from mcplint.capture.http import first_of_response
+from mcplint.capture.http import first_of_response, header
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -42,7 +42,7 @@ class RetryAfterMissing(TrafficRule):
         status = record.status
         if status not in (429, 503) or first_of_response(record, session) is None:
             return
-        value = record.header("retry-after")
+        value = header(record, "retry-after")
         if status == 503 and value is None:
             return  # an outage, not throttling
         session.assess(self)

@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import SESSION_HEADER, session_id_ok
+from mcplint.capture.http import SESSION_HEADER, header, session_id_ok
 from mcplint.capture.records import SERVER
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
@@ -36,7 +36,7 @@ class SessionIdInvalid(TrafficRule):
     def check_record(self, record, session, ctx):
         if record.sender != SERVER or not record.http:
             return
-        value = record.header(SESSION_HEADER)
+        value = header(record, SESSION_HEADER)
         if value is None or value == getattr(session, "_mcp823_last", None):
             return  # each distinct id once: servers echo it on every response
         session._mcp823_last = value

@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import SESSION_HEADER, first_of_response
+from mcplint.capture.http import SESSION_HEADER, first_of_response, header
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -33,7 +33,7 @@ class SessionIdMinted(TrafficRule):
     versions = versions.since(versions.V2026_07_28)
 
     def check_record(self, record, session, ctx):
-        if record.header(SESSION_HEADER) is not None and first_of_response(record, session) is not None:
+        if header(record, SESSION_HEADER) is not None and first_of_response(record, session) is not None:
             count, first = getattr(session, "_mcp825", (0, None))
             session._mcp825 = (count + 1, first or (record.header_pointer(SESSION_HEADER), record.status))
         return iter(())

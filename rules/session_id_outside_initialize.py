@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import SESSION_HEADER, request_of, rpc_method, session_ids
+from mcplint.capture.http import SESSION_HEADER, header, request_of, rpc_method, session_ids
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -38,8 +38,8 @@ class SessionIdOutsideInitialize(TrafficRule):
         if request is None:
             return
         ids = session_ids(session, record, request)
-        value = record.header(SESSION_HEADER)
-        if not value or rpc_method(request) == "initialize" or value == request.header(SESSION_HEADER):
+        value = header(record, SESSION_HEADER)
+        if not value or rpc_method(request) == "initialize" or value == header(request, SESSION_HEADER):
             return
         if value in ids.assigned or getattr(session, "_mcp824_last", None) == value:
             return

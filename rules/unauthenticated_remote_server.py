@@ -1,4 +1,4 @@
-from mcplint.capture.http import is_loopback, request_url
+from mcplint.capture.http import header, is_loopback, request_url
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -34,15 +34,20 @@ class UnauthenticatedRemoteServer(TrafficRule):
     needs = "tools served over HTTP"
 
     def check_record(self, record, session, ctx):
-        # Any sign of authentication anywhere in the capture clears the server.
-        if record.http and (record.status == 401 or record.header("authorization") is not None):
+        if record.status == 401:  # the server asks for authentication
             session._mcp803_authenticated = True
         return iter(())
 
     def check_exchange(self, exchange, session, ctx):
+        method = exchange.method
+        if method not in ("tools/list", "tools/call") or exchange.response.result is None:
+            return iter(())
         request = exchange.request.record
-        if (exchange.method in ("tools/list", "tools/call") and exchange.response.result is not None
-                and request.http and getattr(session, "_mcp803_served", None) is None):
+        if not request.http:
+            return iter(())
+        if header(request, "authorization") is not None:  # the client authenticates
+            session._mcp803_authenticated = True
+        if getattr(session, "_mcp803_served", None) is None:
             scheme, host = request_url(request)
             session._mcp803_served = (request, scheme == "http" and host is not None and not is_loopback(host), host)
             session.assess(self)

@@ -1,4 +1,4 @@
-from mcplint.capture.http import first_of_response
+from mcplint.capture.http import first_of_response, header
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -36,7 +36,7 @@ class UnauthorizedChallengeMissing(TrafficRule):
         if record.status != 401 or first_of_response(record, session) is None:
             return
         session.assess(self)
-        if not (record.header("www-authenticate") or "").strip():
+        if not (header(record, "www-authenticate") or "").strip():
             yield Violation(
                 record.http_pointer / "status",
                 "401 response without a WWW-Authenticate header; send a Bearer challenge with resource_metadata",

@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import SESSION_HEADER, is_success, request_of, rpc_method, session_ids
+from mcplint.capture.http import SESSION_HEADER, header, is_success, request_of, rpc_method, session_ids
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -51,7 +51,7 @@ class UnknownSessionNot404(TrafficRule):
         if getattr(session, "_mcp819_judged", None) is request:
             return  # later SSE events of a response already judged
         session._mcp819_judged = request
-        value = request.header(SESSION_HEADER)
+        value = header(request, SESSION_HEADER)
         if not value or rpc_method(request) == "initialize" or record.status in _EARLIER_CHECKS or record.status is None:
             return
         if value in ids.deleted:

@@ -20,6 +20,29 @@ SESSION_HEADER = "mcp-session-id"
 VERSION_HEADER = "mcp-protocol-version"
 
 
+_LOWERED: list = [None, None, None, None]  # (record, {lower-case name: value}) for the latest records
+
+
+def header(record: Record, name: str) -> str | None:
+    """``record.header(name)`` for a lower-case ``name``, with the record's header names
+    lower-cased once: a dozen rules ask each HTTP record for the same few headers."""
+    latest = _LOWERED[0]
+    if latest is not None and latest[0] is record:
+        return latest[1].get(name)
+    for cached in _LOWERED:
+        if cached is not None and cached[0] is record:
+            return cached[1].get(name)
+    headers = (record.http or {}).get("headers")
+    lowered = {}
+    if isinstance(headers, dict):
+        for key, value in headers.items():
+            if isinstance(key, str):
+                lowered.setdefault(key.lower(), value if isinstance(value, str) else str(value))
+    _LOWERED.pop()
+    _LOWERED.insert(0, (record, lowered))
+    return lowered.get(name)
+
+
 def request_of(record: Record, session) -> Record | None:
     """The client record of the HTTP exchange a server record belongs to: paired by the HAR
     reader, or (JSONL) the latest client HTTP line before it."""
@@ -115,7 +138,7 @@ def request_url(request: Record) -> tuple[str, str | None]:
             return parts.scheme.lower(), (parts.hostname or "").lower() or None
         except ValueError:
             pass
-    host = split_host(request.header("host"))
+    host = split_host(header(request, "host"))
     return "", host[0] if host else None
 
 
@@ -125,13 +148,13 @@ def foreign_origin(request: Record) -> str | None:
     Hosts compare without ports, and two loopback names count as the same machine: a
     local web app on another port of localhost is what SDKs' DNS-rebinding guards allow.
     The literal ``null`` origin (sandboxed pages, file: URLs) is foreign."""
-    origin = request.header("origin")
+    origin = header(request, "origin")
     if origin is None:
         return None
     if origin.strip().lower() == "null":
         return origin
     origin_host = split_host(origin)
-    target = split_host(request.header("host")) or ((request_url(request)[1] or ""), None)
+    target = split_host(header(request, "host")) or ((request_url(request)[1] or ""), None)
     if origin_host is None or not target[0]:
         return None
     if origin_host[0] == target[0] or (is_loopback(origin_host[0]) and is_loopback(target[0])):
@@ -204,10 +227,10 @@ class SessionIds:
                 target.add(value)
         self._current, self._pending = record, None
         if record.sender == SERVER and request is not None and is_success(record.status):
-            if rpc_method(request) == "initialize" and record.header(SESSION_HEADER):
-                self._pending = ("assigned", record.header(SESSION_HEADER))
-            elif request.method == "DELETE" and request.header(SESSION_HEADER):
-                self._pending = ("deleted", request.header(SESSION_HEADER))
+            if rpc_method(request) == "initialize" and header(record, SESSION_HEADER):
+                self._pending = ("assigned", header(record, SESSION_HEADER))
+            elif request.method == "DELETE" and header(request, SESSION_HEADER):
+                self._pending = ("deleted", header(request, SESSION_HEADER))
         return self
 
     def is_unknown(self, value: str) -> bool:
@@ -229,7 +252,7 @@ def after_initialization(session) -> bool:
 
 
 __all__ = [
-    "CLIENT", "SERVER", "SESSION_HEADER", "VERSION_HEADER", "SessionIds", "after_initialization",
+    "CLIENT", "SERVER", "SESSION_HEADER", "VERSION_HEADER", "SessionIds", "after_initialization", "header",
     "carries_request", "challenges", "first_of_response", "foreign_origin", "has_body", "is_loopback",
     "is_success", "kinds", "media_type", "names_resource_metadata", "only_notifications_or_responses", "request_of", "request_url",
     "rpc_method", "session_id_ok", "session_ids", "split_host",
