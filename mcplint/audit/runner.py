@@ -181,11 +181,11 @@ def _initialize(audit: Audit, forced: str | None) -> bool:
     audit.server_info = _dict(result.get("serverInfo")) or None
     initialized = session.notify("notifications/initialized")
     detail = f"initialize: protocol {session.version}"
-    if isinstance(session, HttpSession):
-        detail += f", notifications/initialized: {initialized.describe()}"
-        if session.session_id:
-            detail += ", stateful (Mcp-Session-Id)"
+    if isinstance(session, HttpSession) and session.session_id:
+        detail += ", stateful (Mcp-Session-Id)"
     audit.ran("session", detail)
+    if isinstance(session, HttpSession):
+        audit.ran("notification", f"notifications/initialized: {initialized.describe()}")
     return True
 
 
