@@ -18,8 +18,19 @@ MAX_STRINGS = 2000  # strings taken from one structuredContent or error data (a 
 MAX_DEPTH = 32
 
 
-def output_texts(message) -> Iterator[tuple[Pointer, str, str]]:
+_last: list = [None, ()]  # the latest response walked, and its texts: four rules read the same one
+
+
+def output_texts(message) -> tuple[tuple[Pointer, str, str], ...]:
     """(pointer, what, text) for each human/model-facing string of a tools/call response."""
+    if _last[0] is not message:
+        seen: set[str] = set()  # structuredContent often repeats the text block: scan a text once
+        texts = tuple(t for t in _walk(message) if not (t[2] in seen or seen.add(t[2])))
+        _last[0], _last[1] = message, texts
+    return _last[1]
+
+
+def _walk(message) -> Iterator[tuple[Pointer, str, str]]:
     result = message.result
     if result is not None:
         content = result.get("content")
@@ -85,7 +96,8 @@ _TRACES: tuple[tuple[str, re.Pattern], ...] = (
     (".NET", re.compile(r"(?m)^\s*at [\w.<>`]+\([^)\n]*\) in [^\n]+:line \d+\s*$")),
     ("Ruby", re.compile(r"(?m)^\s*(?:from )?[^\s:]+\.rb:\d+:in [`'][^'\n]+'.*\n\s*from [^\s:]+\.rb:\d+:in ")),
 )
-_TRACE_TRIGGER = re.compile(r"Traceback|File \"|\bat |goroutine |\.rb:\d")
+# Frames start a line ("\n    at ..."), so prose with "at" in it does not wake the patterns.
+_TRACE_TRIGGER = re.compile(r"\n[ \t]*at |Traceback|File \"|goroutine |\.rb:\d|:line \d")
 
 
 def find_stack_trace(text: str) -> tuple[str, str] | None:
