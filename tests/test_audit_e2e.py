@@ -219,25 +219,32 @@ def test_recorded_transcript_lints_to_the_same_findings(tmp_path, server, option
     assert all(json.loads(line)["from"] in ("client", "server") for line in record.read_text().splitlines())
 
 
-def test_recorded_http_transcript_redacts_credentials(tmp_path):
+def test_recorded_http_transcript_lints_the_same_and_redacts_credentials(tmp_path):
     record = tmp_path / "session.jsonl"
-    with HttpServer("plain_server", "--token", "fixture-token") as server:
-        proc = run_audit("--format", "json", "--record", str(record), "--header",
-                         "Authorization: Bearer $FIXTURE_TOKEN", server.url, env={"FIXTURE_TOKEN": "fixture-token"})
-    report(proc)
+    with HttpServer("wrong_error_codes", "--token", "fixture-token") as server:
+        audited = run_audit("--format", "json", "--record", str(record), "--header",
+                            "Authorization: Bearer $FIXTURE_TOKEN", server.url, env={"FIXTURE_TOKEN": "fixture-token"})
+    checked = subprocess.run([sys.executable, "-m", "mcplint", "check", str(record), "--format", "json"],
+                             cwd=ROOT, capture_output=True, timeout=AUDIT_TIMEOUT)
+    assert comparable(findings(checked, "info")) == comparable(findings(audited, "info"))
     text = record.read_text()
     assert "fixture-token" not in text
     assert all("http" in json.loads(line) for line in text.splitlines())
 
 
 # --- failure modes: exit 2, one clear line, bounded in time, no orphans --------------------------------
-def assert_fails_cleanly(proc: subprocess.CompletedProcess, started: float, bound: float, *expected: str) -> str:
+def assert_fails_cleanly(proc: subprocess.CompletedProcess, started: float, bound: float, *expected: str,
+                         stderr_tail: bool = False) -> str:
+    """Exit 2, no traceback, one 'mcplint: error:' line (plus the server's stderr tail where that
+    is the point), each expected text in it, and within `bound` seconds."""
     elapsed = time.monotonic() - started
     stderr = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 2, f"exit {proc.returncode}: {stderr[-2000:]}"
     assert "Traceback" not in stderr
-    first = stderr.strip().splitlines()[0]
+    lines = stderr.strip().splitlines()
+    first = lines[0]
     assert first.startswith("mcplint: error: "), stderr
+    assert stderr_tail or len(lines) == 1, stderr
     for text in expected:
         assert text.lower() in stderr.lower(), stderr
     assert elapsed < bound, f"took {elapsed:.1f} s, bound {bound} s"
@@ -246,16 +253,29 @@ def assert_fails_cleanly(proc: subprocess.CompletedProcess, started: float, boun
 
 @pytest.mark.parametrize("server, args, expected", [
     ("hangs", (), ["stopped answering", "within 2 s"]),
-    ("crashes", ("--after", "3"), ["fatal: simulated crash after 3 messages"]),
-    ("garbage_stdout", (), ["Notes server 1.0 ready"]),
-    ("never_initializes", (), ["initialize"]),
+    ("crashes", ("--after", "3"), ["exited with status 3", "fatal: simulated crash after 3 messages"]),
+    ("garbage_stdout", (), ["not JSON-RPC", "Notes server 1.0 ready"]),
+    ("never_initializes", (), ["no answer to initialize"]),
 ])
 def test_stdio_failure_modes(server, args, expected):
+    """--timeout 2: at most a few waits of 2 s (server/discover, then initialize), then teardown."""
     tag, started = new_tag(), time.monotonic()
     proc = stdio_audit(server, *args, options=("--timeout", "2"), tag=tag, timeout=60)
     try:
-        assert_fails_cleanly(proc, started, 20, *expected)
+        assert_fails_cleanly(proc, started, 12, *expected, stderr_tail=server == "crashes")
         assert not wait_for_no_orphans(tag), f"{server} outlived the audit"
+    finally:
+        kill_tagged(tag)
+
+
+def test_hanging_server_under_a_wrapper_leaves_no_orphans():
+    """Like `npx server`: a shell stays as the parent of the real server; the audit must kill both."""
+    tag, started = new_tag(), time.monotonic()
+    wrapped = " ".join(server_command("hangs")) + "; exit 0"
+    proc = run_audit("--timeout", "2", f"--env={TAG_VARIABLE}={tag}", "--", "sh", "-c", wrapped, timeout=60)
+    try:
+        assert_fails_cleanly(proc, started, 12, "stopped answering")
+        assert not wait_for_no_orphans(tag), "the wrapped server outlived the audit"
     finally:
         kill_tagged(tag)
 
@@ -264,20 +284,20 @@ def test_http_server_that_hangs():
     with HttpServer("hangs") as server:
         started = time.monotonic()
         proc = run_audit("--timeout", "2", server.url, timeout=60)
-        assert_fails_cleanly(proc, started, 20)
+        assert_fails_cleanly(proc, started, 12, server.url, "stopped answering")
 
 
 def test_http_server_that_crashes():
     with HttpServer("crashes", "--after", "2") as server:
         started = time.monotonic()
         proc = run_audit("--timeout", "2", server.url, timeout=60)
-        assert_fails_cleanly(proc, started, 20)
+        assert_fails_cleanly(proc, started, 12, server.url, "closed the connection")
 
 
 def test_nothing_listening_at_the_url():
-    started = time.monotonic()
-    proc = run_audit("--timeout", "2", f"http://127.0.0.1:{free_port()}/mcp", timeout=60)
-    assert_fails_cleanly(proc, started, 10)
+    started, url = time.monotonic(), f"http://127.0.0.1:{free_port()}/mcp"
+    proc = run_audit("--timeout", "2", url, timeout=60)
+    assert_fails_cleanly(proc, started, 10, url, "nothing is listening")
 
 
 def test_command_that_does_not_exist():

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from servers import HttpServer, StdioClient, free_port, post, wait_for_no_orphans
+from servers import HttpServer, StdioClient, free_port, orphans, post, wait_for_no_orphans
 
 MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                "io.modelcontextprotocol/clientCapabilities": {}}
@@ -236,6 +236,13 @@ def test_never_initializes_answers_everything_else():
         discover = server.request({"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {}})
         assert discover["error"]["code"] == -32601
         assert server.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})["result"] == {}
+
+
+def test_orphans_finds_tagged_processes_until_they_are_gone():
+    """The positive control for every no-orphan assertion: the tag is seen while the server lives."""
+    with StdioClient("plain_server") as server:
+        assert orphans(server.tag) == [server.proc.pid]
+    assert not wait_for_no_orphans(server.tag)
 
 
 def test_free_port_has_no_listener():
