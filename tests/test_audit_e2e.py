@@ -8,7 +8,8 @@
   exit 2 with one clear line, within the timeout bound, and no process left behind.
 - Safety: what gets called, read from the servers' own call logs.
 
-Every subprocess has a hard timeout; HTTP servers start once per module.
+Every subprocess has a hard timeout. The SDK's HTTP server starts once per module; the small stdlib
+servers start per case (a fraction of a second each).
 """
 
 from __future__ import annotations
@@ -73,12 +74,15 @@ def normalise(text: str, volatile: dict[str, str]) -> str:
     return re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", text)
 
 
-def golden_text(proc: subprocess.CompletedProcess, volatile: dict[str, str] | None = None) -> str:
-    """The audit's JSON report as a stable golden: the path, one finding per line, the checklist."""
+def golden_text(proc: subprocess.CompletedProcess) -> str:
+    """The audit's JSON report as a stable golden: what was audited at which version, one finding
+    per line, each checklist item with the probes that assessed it, and what each probe saw."""
     data = report(proc)
-    volatile = {**(volatile or {}), PYTHON: "PYTHON", str(SERVERS): "SERVERS", str(ROOT): "ROOT"}
-    paths = sorted({finding["path"] for finding in data["findings"]})
-    lines = [f"path: {path}" for path in paths] + ["findings:"]
+    audit = data.get("summary", {}).get("audit", {})
+    lines = [f"target: {audit.get('target')} ({audit.get('transport')}, {audit.get('era')}, "
+             f"{audit.get('protocol_version')})"]
+    lines += [f"path: {path}" for path in sorted({f["path"] for f in data["findings"]}) if path != audit.get("target")]
+    lines.append("findings:")
     lines += [json.dumps({key: finding.get(key) for key in GOLDEN_KEYS}, ensure_ascii=False)
               for finding in data["findings"]]
     lines.append("checklist:")
@@ -90,7 +94,7 @@ def golden_text(proc: subprocess.CompletedProcess, volatile: dict[str, str] | No
     for probe in data.get("summary", {}).get("audit", {}).get("probes", []):
         detail = re.sub(r"\b\d+\.\d+ s\b", "N s", probe.get("detail") or "")  # timings
         lines.append(f"{probe['name']}: {probe['status']}: {detail}")
-    return normalise("\n".join(lines) + "\n", volatile)
+    return normalise("\n".join(lines) + "\n", {PYTHON: "PYTHON", str(SERVERS): "SERVERS", str(ROOT): "ROOT"})
 
 
 # --- the compliant SDK server --------------------------------------------------------------------
@@ -156,6 +160,12 @@ def test_plain_server_over_stdio_is_clean():
     proc = stdio_audit("plain_server", options=("--format", "json", "--call-read-only"))
     assert brief(findings(proc)) == []
     assert proc.returncode == 0
+
+
+def test_cwd_is_where_the_server_starts():
+    """A relative script path only resolves when --cwd is honoured."""
+    proc = run_audit("--format", "json", "--cwd", str(SERVERS), "--", PYTHON, "plain_server.py")
+    assert report(proc)["summary"]["tools"] == 2
 
 
 STDIO_CASES = {
