@@ -70,8 +70,10 @@ def malformed_message(audit) -> str:
 
 # Valid JSON but not a valid request: the JSON-RPC specification's own example (a number
 # as the method, a string as params, no id). The expected answer is -32600 with
-# "id": null, as no id could be read. Recorded as a message, not as raw text.
-INVALID_REQUEST = {"jsonrpc": "2.0", "method": 1, "params": "bar"}
+# "id": null, as no id could be read. Recorded like the malformed text, under "raw" with
+# "message": null: it is not a JSON-RPC message, and a reader must not take it for a
+# notification (which gets no answer).
+INVALID_REQUEST = '{"jsonrpc": "2.0", "method": 1, "params": "bar"}'
 QUICK_ANSWER = 0.4  # seconds a stdio server gets to answer the bad messages before the sync request
 
 
@@ -82,7 +84,7 @@ def malformed_json_http(audit) -> str:
 
 
 def invalid_request_http(audit) -> str:
-    reply = audit.session.send(dict(INVALID_REQUEST), probe="invalid-request")
+    reply = audit.session.send(raw=INVALID_REQUEST, probe="invalid-request")
     audit.check_alive(reply, "invalid-request")
     return reply.describe()
 
@@ -96,7 +98,7 @@ def bad_messages_stdio(audit) -> tuple[str, str]:
     session = audit.session
     before = len(session.stray)
     session.send(raw=malformed_message(audit), probe="malformed-json", wait=False)
-    session.send(dict(INVALID_REQUEST), probe="invalid-request", wait=False)
+    session.send(raw=INVALID_REQUEST, probe="invalid-request", wait=False)
     deadline = time.monotonic() + min(QUICK_ANSWER, audit.timeout)
     while len(session.stray) - before < 2 and time.monotonic() < deadline:
         session.drain(deadline - time.monotonic(), until_response=True)

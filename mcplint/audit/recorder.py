@@ -9,8 +9,8 @@ stream, a DELETE, a plain-text 403).
 
 Two extra keys, which the linter does not need and ignores:
 
-- ``raw``: text that is not JSON. On a client line, bytes sent on purpose to see
-  the server's -32700 (``"message": null, "raw": "{\\"jsonrpc\\": \\"2.0\\", ..."``);
+- ``raw``: text that is not a JSON-RPC message. On a client line, text sent on purpose
+  to see the server's -32700 or -32600 (``"message": null, "raw": "{\\"jsonrpc\\": ..."``);
   on a server line, an SSE event or HTTP body that did not parse as JSON.
 - ``probe``: on a client line, the name of the audit probe that sent it
   ("unknown-tool", "rate-limit", ...), so a reader can tell deliberate bad requests
