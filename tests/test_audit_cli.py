@@ -9,10 +9,12 @@ from __future__ import annotations
 import io
 import json
 import socket
+import sys
 import threading
 import time
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import quote
 
 import pytest
 
@@ -286,3 +288,46 @@ def test_connection_refused_is_a_server_error():
     client = HttpClient(f"http://127.0.0.1:{free_port()}/mcp", {}, Recorder(io.StringIO()), "t")
     with pytest.raises(ServerError, match="nothing is listening"):
         client.exchange("POST", {"jsonrpc": "2.0", "id": 1, "method": "ping"}, timeout=2)
+
+
+# --- SARIF for an audit -----------------------------------------------------------------------------------
+def _valid_sarif(text: str) -> dict:
+    from conftest import shared_path
+
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(shared_path("schemas", "sarif-2.1.0.json").read_text(encoding="utf-8"))
+    log = json.loads(text)
+    validator = jsonschema.validators.validator_for(schema)(schema, format_checker=jsonschema.FormatChecker())
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(log)]
+    assert not errors, errors
+    return log
+
+
+def _uris(log: dict) -> set[str]:
+    return {loc["physicalLocation"]["artifactLocation"]["uri"]
+            for result in log["runs"][0]["results"] for loc in result["locations"]}
+
+
+def test_sarif_names_the_url():
+    def respond(handler, body):
+        send(handler, 401, b"", {"Content-Type": "text/plain"})  # no challenge: a finding
+
+    with http_server(respond) as (url, _):
+        proc = run_mcplint("audit", url, "--format", "sarif")
+    assert proc.returncode == 1, proc.stderr.decode()
+    log = _valid_sarif(proc.stdout.decode())
+    assert _uris(log) == {url}
+
+
+def test_sarif_names_the_command(tmp_path):
+    from conftest import ROOT
+
+    server = ROOT / "fixtures" / "servers" / "wrong_error_codes.py"
+    if not server.exists():
+        pytest.skip("fixtures/servers is not there yet")
+    sarif = tmp_path / "audit.sarif"
+    proc = run_mcplint("audit", "--format", "json", "--sarif-output", str(sarif), "--", sys.executable, str(server))
+    assert proc.returncode == 1, proc.stderr.decode()
+    log = _valid_sarif(sarif.read_text())
+    assert _uris(log) == {"mcp-server:" + quote(f"{sys.executable} {server}", safe="/")}
+    assert {f["path"] for f in json.loads(proc.stdout)["findings"]} == {f"{sys.executable} {server}"}

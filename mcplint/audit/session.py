@@ -227,9 +227,11 @@ class StdioSession(Session):
 
     def fail(self, what: str) -> None:
         status = self.process.exit_status(0.5)
-        if what == "exited" or status is not None:
-            code = "" if status is None else (f" with status {status}" if status >= 0 else f" on signal {-status}")
+        if status is not None:
+            code = f" with status {status}" if status >= 0 else f" on signal {-status}"
             raise ServerError(self._with_stderr(f"the server exited{code} during the audit"))
+        if what == "exited":
+            what = "closed its standard output"
         raise ServerError(self._with_stderr(f"the server {what}"))
 
     def stopped_answering(self, what: str) -> ServerError:
