@@ -32,7 +32,8 @@ def test_sdk_server_stdio_serves_the_handshake_era_and_logs_calls(tmp_path):
     log = tmp_path / "calls.jsonl"
     with StdioClient("sdk_server", env={"MCPLINT_FIXTURE_CALL_LOG": str(log)}) as server:
         assert server.initialize("2025-06-18")["result"]["protocolVersion"] == "2025-06-18"
-        tools = {t["name"]: t for t in server.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})["result"]["tools"]}
+        listed = server.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})["result"]["tools"]
+        tools = {tool["name"]: tool for tool in listed}
         assert tools["delete_note"]["annotations"]["readOnlyHint"] is False
         assert tools["delete_note"]["annotations"]["destructiveHint"] is True
         assert all(t["annotations"]["readOnlyHint"] for name, t in tools.items() if name != "delete_note")
