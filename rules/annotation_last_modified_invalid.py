@@ -35,13 +35,19 @@ class AnnotationLastModifiedInvalid(TrafficRule):
     needs = "tools/call, prompts/get or resources/read result"
 
     def check_exchange(self, exchange, session, ctx):
-        result = content.final_result(exchange)
-        if result is None:
-            return
-        session.assess(self)
-        for ptr, block, _ in content.typed_blocks(exchange, result, session.version):
+        walk = content.walk(exchange, session.version)
+        if walk is None:
+            return ()
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
+        if walk.plain:
+            return ()  # only plain text blocks
+        return self._check(walk, session.version)
+
+    def _check(self, walk, version):
+        for ptr, block, _ in walk.typed:
             annotations = block.get("annotations")
             if isinstance(annotations, dict) and "lastModified" in annotations:
-                problem = content.last_modified_problem(annotations["lastModified"], session.version)
+                problem = content.last_modified_problem(annotations["lastModified"], version)
                 if problem:
                     yield Violation(ptr / "annotations" / "lastModified", problem[:1].upper() + problem[1:])

@@ -36,16 +36,22 @@ class ContentBase64Invalid(TrafficRule):
     needs = "tools/call, prompts/get or resources/read result"
 
     def check_exchange(self, exchange, session, ctx):
-        result = content.final_result(exchange)
-        if result is None:
-            return
-        session.assess(self)
-        for ptr, block, kind in content.typed_blocks(exchange, result, session.version):
+        walk = content.walk(exchange, session.version)
+        if walk is None:
+            return ()
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
+        if walk.plain:
+            return ()  # only plain text blocks
+        return self._check(walk, session.version)
+
+    def _check(self, walk, version):
+        for ptr, block, kind in walk.typed:
             if kind in ("image", "audio") and isinstance(block.get("data"), str):
                 problem = content.base64_problem(block["data"])
                 if problem:
                     yield Violation(ptr / "data", f"{kind.capitalize()} data {problem}")
-        for ptr, contents in content.resource_contents(exchange, result):
+        for ptr, contents in walk.contents:
             if isinstance(contents.get("blob"), str):
                 problem = content.base64_problem(contents["blob"])
                 if problem:

@@ -37,14 +37,19 @@ class ContentBlockFieldInvalid(TrafficRule):
     needs = "tools/call, prompts/get or resources/read result"
 
     def check_exchange(self, exchange, session, ctx):
-        result = content.final_result(exchange)
-        if result is None:
-            return
-        session.assess(self)
-        version = session.version
-        for ptr, block, kind in content.typed_blocks(exchange, result, version):
+        walk = content.walk(exchange, session.version)
+        if walk is None:
+            return ()
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
+        if walk.plain:
+            return ()  # only plain text blocks
+        return self._check(walk, session.version)
+
+    def _check(self, walk, version):
+        for ptr, block, kind in walk.typed:
             for path, message in content.field_problems(block, kind, version):
                 yield Violation(content.at(ptr, path), message)
-        for ptr, contents in content.resource_contents(exchange, result):
+        for ptr, contents in walk.contents:
             for path, message in content.contents_problems(contents, version):
                 yield Violation(content.at(ptr, path), message)

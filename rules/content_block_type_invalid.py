@@ -36,11 +36,17 @@ class ContentBlockTypeInvalid(TrafficRule):
     needs = "tools/call, prompts/get or resources/read result"
 
     def check_exchange(self, exchange, session, ctx):
-        result = content.final_result(exchange)
-        if result is None:
-            return
-        session.assess(self)
-        for ptr, block in content.blocks(exchange, result):
-            problem = content.type_problem(block, session.version)
+        walk = content.walk(exchange, session.version)
+        if walk is None:
+            return ()
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
+        if walk.plain:
+            return ()  # only plain text blocks
+        return self._check(walk, session.version)
+
+    def _check(self, walk, version):
+        for ptr, block in walk.blocks:
+            problem = content.type_problem(block, version)
             if problem:
                 yield Violation(content.at(ptr, problem[0]), problem[1])

@@ -35,11 +35,15 @@ class ContentDoubleEncoded(TrafficRule):
     needs = "tools/call, prompts/get or resources/read result"
 
     def check_exchange(self, exchange, session, ctx):
-        result = content.final_result(exchange)
-        if result is None:
-            return
-        session.assess(self)
-        for ptr, block, kind in content.typed_blocks(exchange, result, session.version):
+        walk = content.walk(exchange, session.version)
+        if walk is None:
+            return ()
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
+        return self._check(walk, session.version)
+
+    def _check(self, walk, version):
+        for ptr, block, kind in walk.typed:
             if kind == "text" and isinstance(block.get("text"), str):
                 count = content.double_encoded(block["text"])
                 if count:

@@ -37,14 +37,19 @@ class ContentMetaInvalid(TrafficRule):
     needs = "tools/call, prompts/get or resources/read result"
 
     def check_exchange(self, exchange, session, ctx):
-        result = content.final_result(exchange)
-        if result is None:
-            return
-        session.assess(self)
-        version = session.version
-        for ptr, block, _ in content.typed_blocks(exchange, result, version):
+        walk = content.walk(exchange, session.version)
+        if walk is None:
+            return ()
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
+        if walk.plain:
+            return ()  # only plain text blocks
+        return self._check(walk, session.version)
+
+    def _check(self, walk, version):
+        for ptr, block, _ in walk.typed:
             for path, message in content.meta_problems(block, version, "content blocks"):
                 yield Violation(content.at(ptr, path), message[:1].upper() + message[1:], at_key=len(path) > 1)
-        for ptr, contents in content.resource_contents(exchange, result):
+        for ptr, contents in walk.contents:
             for path, message in content.meta_problems(contents, version, "resource contents"):
                 yield Violation(content.at(ptr, path), message[:1].upper() + message[1:], at_key=len(path) > 1)

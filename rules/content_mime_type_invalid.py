@@ -36,11 +36,17 @@ class ContentMimeTypeInvalid(TrafficRule):
     needs = "tools/call, prompts/get or resources/read result"
 
     def check_exchange(self, exchange, session, ctx):
-        result = content.final_result(exchange)
-        if result is None:
-            return
-        session.assess(self)
-        for ptr, block, kind in content.typed_blocks(exchange, result, session.version):
+        walk = content.walk(exchange, session.version)
+        if walk is None:
+            return ()
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
+        if walk.plain:
+            return ()  # only plain text blocks
+        return self._check(walk, session.version)
+
+    def _check(self, walk, version):
+        for ptr, block, kind in walk.typed:
             mime = block.get("mimeType")
             if isinstance(mime, str):
                 data = block.get("data") if kind in ("image", "audio") else None
@@ -48,7 +54,7 @@ class ContentMimeTypeInvalid(TrafficRule):
                 problem = content.mime_problem(mime, kind if kind in ("image", "audio") else None, data if valid else None)
                 if problem:
                     yield Violation(ptr / "mimeType", problem[:1].upper() + problem[1:])
-        for ptr, contents in content.resource_contents(exchange, result):
+        for ptr, contents in walk.contents:
             mime = contents.get("mimeType")
             if isinstance(mime, str):
                 problem = content.mime_problem(mime)

@@ -36,11 +36,17 @@ class ResourceBlockConfused(TrafficRule):
     needs = "tools/call, prompts/get or resources/read result"
 
     def check_exchange(self, exchange, session, ctx):
-        result = content.final_result(exchange)
-        if result is None:
-            return
-        session.assess(self)
-        for ptr, block, _ in content.typed_blocks(exchange, result, session.version):
+        walk = content.walk(exchange, session.version)
+        if walk is None:
+            return ()
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
+        if walk.plain:
+            return ()  # only plain text blocks
+        return self._check(walk, session.version)
+
+    def _check(self, walk, version):
+        for ptr, block, _ in walk.typed:
             problem = content.confusion(block)
             if problem:
                 yield Violation(content.at(ptr, problem[0]), problem[1])

@@ -35,11 +35,17 @@ class ResourceTextAndBlob(TrafficRule):
     needs = "tools/call, prompts/get or resources/read result"
 
     def check_exchange(self, exchange, session, ctx):
-        result = content.final_result(exchange)
-        if result is None:
-            return
-        session.assess(self)
-        for ptr, contents in content.resource_contents(exchange, result):
+        walk = content.walk(exchange, session.version)
+        if walk is None:
+            return ()
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
+        if walk.plain:
+            return ()  # only plain text blocks
+        return self._check(walk, session.version)
+
+    def _check(self, walk, version):
+        for ptr, contents in walk.contents:
             if "text" in contents and "blob" in contents:
                 yield Violation(ptr / "blob", "Resource contents carry both text and blob; send text for textual content "
                                               "or blob (base64) for binary content, not both")

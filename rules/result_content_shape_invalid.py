@@ -37,10 +37,14 @@ class ResultContentShapeInvalid(TrafficRule):
     needs = "tools/call, prompts/get or resources/read result"
 
     def check_exchange(self, exchange, session, ctx):
-        result = content.final_result(exchange)
-        if result is None:
-            return
-        session.assess(self)
-        base = exchange.response.ptr / "result"
-        for path, message in content.result_shape_problems(exchange.method, result):
+        walk = content.walk(exchange, session.version)
+        if walk is None:
+            return ()
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
+        return self._check(walk, session.version)
+
+    def _check(self, walk, version):
+        base = walk.exchange.response.ptr / "result"
+        for path, message in content.result_shape_problems(walk.exchange.method, walk.result):
             yield Violation(content.at(base, path), message)

@@ -46,10 +46,12 @@ class StructuredContentMissing(TrafficRule):
         if exchange.tool is None or exchange.method != "tools/call":
             return
         tool_ptr, tool = exchange.tool
-        result = content.final_result(exchange)
+        walk = content.walk(exchange, session.version)
+        result = walk.result if walk is not None else None
         if result is None or not isinstance(tool.get("outputSchema"), dict) or result.get("isError") is True:
             return
-        session.assess(self)
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
         if "structuredContent" not in result:
             yield Violation(
                 exchange.response.ptr / "result",

@@ -40,15 +40,20 @@ class StructuredContentNotMirrored(TrafficRule):
     def check_exchange(self, exchange, session, ctx):
         if exchange.method != "tools/call":
             return
-        result = content.final_result(exchange)
+        walk = content.walk(exchange, session.version)
+        result = walk.result if walk is not None else None
         if result is None or "structuredContent" not in result:
             return
-        session.assess(self)
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
         value = result["structuredContent"]
         blocks = result.get("content")
         texts = [(i, b["text"]) for i, b in enumerate(blocks if isinstance(blocks, list) else [])
                  if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+        opener = "{" if isinstance(value, dict) else "[" if isinstance(value, list) else None
         for _, text in texts:
+            if opener and text[:64].lstrip()[:1] != opener:
+                continue  # cannot be the serialized JSON: skip the parse
             parsed, parsed_value = content.parsed_text(text)
             if parsed and content.json_equal(parsed_value, value):
                 return

@@ -38,10 +38,12 @@ class StructuredContentNotObject(TrafficRule):
     def check_exchange(self, exchange, session, ctx):
         if exchange.method != "tools/call":
             return
-        result = content.final_result(exchange)
+        walk = content.walk(exchange, session.version)
+        result = walk.result if walk is not None else None
         if result is None:
             return
-        session.assess(self)
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
         if "structuredContent" in result:
             problem = content.structured_content_problem(result["structuredContent"], session.version)
             if problem:

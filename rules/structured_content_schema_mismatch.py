@@ -50,7 +50,8 @@ class StructuredContentSchemaMismatch(TrafficRule):
     def check_exchange(self, exchange, session, ctx):
         if exchange.tool is None or exchange.method != "tools/call":
             return
-        result = content.final_result(exchange)
+        walk = content.walk(exchange, session.version)
+        result = walk.result if walk is not None else None
         if result is None or "structuredContent" not in result or result.get("isError") is True:
             return
         tool_ptr, tool = exchange.tool
@@ -63,7 +64,8 @@ class StructuredContentSchemaMismatch(TrafficRule):
         validator = validator_for_tool(session, exchange.tool_name, schema)
         if validator is None:
             return  # an invalid or unsupported schema: the schema rules report it
-        session.assess(self)
+        if self.checklist[0] not in session.assessed:
+            session.assess(self)
         where = exchange.response.ptr / "result" / "structuredContent"
         for path, schema_path, message in validator(value)[:MAX_ERRORS]:
             yield Violation(

@@ -99,6 +99,45 @@ def typed_blocks(exchange, result: dict, version: str) -> Iterator[tuple[Pointer
                 yield ptr, block, kind
 
 
+class Walk:
+    """One final result, walked once and shared by every content rule (their hooks run one
+    after another on the same exchange)."""
+
+    __slots__ = ("exchange", "result", "blocks", "typed", "contents", "plain")
+
+    def __init__(self, exchange, result: dict, version: str) -> None:
+        self.exchange, self.result = exchange, result
+        self.blocks = list(blocks(exchange, result))
+        self.typed, self.contents, plain = [], [], True
+        for ptr, block in self.blocks:
+            if type(block) is not dict:
+                plain = False
+                continue
+            kind = block.get("type")
+            # Only {"type": "text", "text": "..."} blocks: nothing for most content rules to check.
+            plain = plain and kind == "text" and len(block) == 2 and type(block.get("text")) is str
+            if isinstance(kind, str) and BLOCK_TYPES.get(kind, "9999") <= version:
+                self.typed.append((ptr, block, kind))
+                if kind == "resource" and isinstance(block.get("resource"), dict):
+                    self.contents.append((ptr / "resource", block["resource"]))
+        if exchange.method == "resources/read":
+            self.contents = list(resource_contents(exchange, result))
+        self.plain = plain and not self.contents
+
+
+_last: list = [None, None, None]  # exchange, version, Walk (or None): a one-entry cache
+
+
+def walk(exchange, version: str) -> Walk | None:
+    """The shared walk of a final tools/call, prompts/get or resources/read result, or None."""
+    if _last[0] is exchange and _last[1] == version:
+        return _last[2]
+    result = final_result(exchange)
+    found = Walk(exchange, result, version) if result is not None else None
+    _last[:] = [exchange, version, found]
+    return found
+
+
 # -- result shapes (CallToolResult, GetPromptResult, ReadResourceResult) --------------------
 
 def result_shape_problems(method: str, result: dict) -> list[Problem]:

