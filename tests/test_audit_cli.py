@@ -331,3 +331,86 @@ def test_sarif_names_the_command(tmp_path):
     log = _valid_sarif(sarif.read_text())
     assert _uris(log) == {"mcp-server:" + quote(f"{sys.executable} {server}", safe="/")}
     assert {f["path"] for f in json.loads(proc.stdout)["findings"]} == {f"{sys.executable} {server}"}
+
+
+# --- no process outlives the audit ---------------------------------------------------------------------------
+def _tagged(tag: str) -> list[int]:
+    from pathlib import Path
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if f"MCPLINT_AUDIT_TEST_TAG={tag}".encode() in (entry / "environ").read_bytes().split(b"\0"):
+                    if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                        found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("signum", [2, 15])  # SIGINT (Ctrl-C), SIGTERM
+def test_interrupted_audit_leaves_no_process(tmp_path, signum):
+    """The server and a child it started (both ignoring their input) are gone after mcplint is interrupted."""
+    import os
+    import subprocess
+
+    server = tmp_path / "silent.py"
+    server.write_text(
+        "import subprocess, sys, time\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        "time.sleep(60)\n"
+    )
+    tag = f"{os.getpid()}-{signum}"
+    env = {k: v for k, v in os.environ.items()}
+    proc = subprocess.Popen([sys.executable, "-m", "mcplint", "audit", "--timeout", "30",
+                             "--env", f"MCPLINT_AUDIT_TEST_TAG={tag}", "--", sys.executable, str(server)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 10
+        while len(_tagged(tag)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(_tagged(tag)) == 2
+        proc.send_signal(signum)
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 3
+        while _tagged(tag) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _tagged(tag) == []
+        assert proc.returncode != 0
+    finally:
+        proc.kill()
+        for pid in _tagged(tag):
+            os.kill(pid, 9)
+
+
+def test_a_server_that_ignores_its_input_is_killed_when_the_audit_ends(tmp_path):
+    import os
+
+    server = tmp_path / "stubborn.py"
+    server.write_text(
+        "import json, signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "for line in sys.stdin:\n"
+        "    try:\n"
+        "        msg = json.loads(line)\n"
+        "    except ValueError:\n"
+        "        continue\n"
+        "    if not isinstance(msg, dict):\n"
+        "        continue\n"
+        "    if msg.get('method') == 'initialize':\n"
+        "        print(json.dumps({'jsonrpc': '2.0', 'id': msg['id'], 'result': {'protocolVersion': '2025-11-25',"
+        " 'capabilities': {}, 'serverInfo': {'name': 's', 'version': '1'}}}), flush=True)\n"
+        "    elif 'id' in msg:\n"
+        "        print(json.dumps({'jsonrpc': '2.0', 'id': msg['id'], 'error': {'code': -32601, 'message': 'Method not"
+        " found'}}), flush=True)\n"
+        "time.sleep(60)  # ignores the end of its input and SIGTERM\n"
+    )
+    tag = f"{os.getpid()}-stubborn"
+    started = time.monotonic()
+    proc = run_mcplint("audit", "--format", "json", "--env", f"MCPLINT_AUDIT_TEST_TAG={tag}", "--",
+                       sys.executable, str(server))
+    assert proc.returncode in (0, 1), proc.stderr.decode()
+    assert time.monotonic() - started < 15
+    assert _tagged(tag) == []
