@@ -1,9 +1,8 @@
+from mcplint.capture.argument_check import validator_for
 from mcplint.capture.errors import is_error_result, is_plain_success
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
-from mcplint.schema_dialects import DRAFT4, DRAFT6, DRAFT7, DRAFT2019, UNKNOWN, schema_dialect
 
-_COMPILED: dict[str, object] = {}  # canonical schema text -> validator (None: cannot validate)
 _STATE = "_MCP713_validators"  # on the session: tool name -> (inputSchema object, validator)
 
 
@@ -63,13 +62,12 @@ class InvalidArgumentsAccepted(TrafficRule):
         validator = _validator(session, exchange.tool_name, tool, ctx.version)
         if validator is None:
             return
-        params = exchange.request.params
-        arguments = params.get("arguments", {})
-        try:
-            if validator.is_valid(arguments):
-                return
-            error = _best(validator, arguments)
-        except Exception:  # an unresolvable $ref or a schema jsonschema cannot run: no verdict
+        arguments = exchange.request.params.get("arguments", {})
+        verdict = validator.valid(arguments)
+        if verdict is not False:
+            return  # valid, or the schema cannot be applied (unresolvable $ref): no verdict
+        error = validator.error(arguments)
+        if error is None:
             return
         session.assess(self)
         where = exchange.request.ptr / "params" / "arguments"
@@ -92,45 +90,9 @@ def _validator(session, name: str, tool: dict, version: str):
     found = cache.get(name)
     if found is not None and found[0] is schema:
         return found[1]
-    validator = _compile(schema, version) if isinstance(schema, dict) else None
+    validator = validator_for(schema, version)
     cache[name] = (schema, validator)
     return validator
-
-
-def _compile(schema: dict, version: str):
-    import json
-
-    dialect, _ = schema_dialect(schema, version)
-    if dialect == UNKNOWN:
-        return None
-    try:
-        key = dialect + json.dumps(schema, sort_keys=True)
-    except (TypeError, ValueError):
-        return None
-    if key not in _COMPILED:
-        if len(_COMPILED) > 512:
-            _COMPILED.clear()
-        _COMPILED[key] = _build(schema, dialect)
-    return _COMPILED[key]
-
-
-def _build(schema: dict, dialect: str):
-    import jsonschema
-
-    cls = {DRAFT4: jsonschema.Draft4Validator, DRAFT6: jsonschema.Draft6Validator,
-           DRAFT7: jsonschema.Draft7Validator, DRAFT2019: jsonschema.Draft201909Validator,
-           }.get(dialect, jsonschema.Draft202012Validator)  # 2020-12, also when undeclared
-    try:
-        cls.check_schema(schema)
-        return cls(schema)
-    except Exception:  # an invalid schema is the manifest rules' finding, not a verdict on calls
-        return None
-
-
-def _best(validator, instance):
-    import jsonschema.exceptions
-
-    return jsonschema.exceptions.best_match(validator.iter_errors(instance))
 
 
 def _short(text: str, limit: int = 100) -> str:

@@ -107,3 +107,39 @@ def test_corpus_is_judged_exactly():
         assert {8, 10}.isdisjoint(linted.unassessed), path.name  # every capture has error responses
         if not probes and path.stem.split("-")[0] != "fetch":
             assert {9, 11, 16}.isdisjoint(linted.unassessed), (path.name, linted.unassessed)
+
+
+SCHEMAS = [
+    {"type": "object", "properties": {"station_id": {"type": "string", "minLength": 3, "pattern": "^K"},
+                                      "hours": {"type": "integer", "minimum": 1, "maximum": 48}},
+     "required": ["station_id"], "additionalProperties": False},
+    {"type": "object", "properties": {"tags": {"type": "array", "items": {"enum": ["a", "b"]}, "maxItems": 2},
+                                      "n": {"type": ["number", "null"], "exclusiveMinimum": 0}},
+     "additionalProperties": {"type": "boolean"}},
+    {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+     "properties": {"mode": {"const": "fast"}, "ratio": {"type": "number", "exclusiveMaximum": 1}}},
+    {"type": "object", "properties": {"x": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}},  # jsonschema path
+]
+INSTANCES = [
+    {}, {"station_id": "KSFO"}, {"station_id": "KS"}, {"station_id": "XSFO"}, {"station_id": 42},
+    {"station_id": "KSFO", "hours": 0}, {"station_id": "KSFO", "hours": 48}, {"station_id": "KSFO", "hours": 2.0},
+    {"station_id": "KSFO", "hours": 2.5}, {"station_id": "KSFO", "hours": True}, {"station_id": "KSFO", "extra": 1},
+    {"tags": ["a"]}, {"tags": ["a", "c"]}, {"tags": ["a", "b", "a"]}, {"n": None}, {"n": 0}, {"n": 0.1},
+    {"flag": True}, {"flag": 1}, {"mode": "fast"}, {"mode": "slow"}, {"ratio": 1}, {"ratio": 0.99},
+    {"x": "s"}, {"x": 1}, {"x": 1.5}, [], "text", None,
+]
+
+
+@pytest.mark.parametrize("index", range(len(SCHEMAS)))
+def test_fast_argument_check_agrees_with_jsonschema(index):
+    import jsonschema
+
+    from mcplint.capture.argument_check import validator_for
+
+    schema = SCHEMAS[index]
+    validator = validator_for(schema, V4)
+    cls = jsonschema.Draft7Validator if "$schema" in schema else jsonschema.Draft202012Validator
+    reference = cls(schema)
+    for instance in INSTANCES:
+        assert validator.valid(instance) is reference.is_valid(instance), (schema, instance)
+    assert (validator._fast is None) is (index == 3)

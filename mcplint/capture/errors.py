@@ -74,9 +74,10 @@ def ad_hoc_reason(code: int) -> str:
 
 def server_error(message) -> dict | None:
     """The error object of a server's error response, else None (cheap: rules call it first)."""
-    if message.sender != SERVER or message.kind != "response":
+    if message.kind != "response" or message.sender != SERVER:
         return None
-    return message.error
+    error = message.data.get("error")  # a response's data is always an object
+    return error if isinstance(error, dict) else None
 
 
 def error_code(error: dict) -> int | None:

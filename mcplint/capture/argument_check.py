@@ -1,0 +1,245 @@
+"""Validate tools/call arguments against a tool's inputSchema, fast.
+
+A capture can hold 100,000 successful calls, and jsonschema costs tens of microseconds
+per call. Most tool schemas use a handful of keywords (type, properties, required,
+additionalProperties, enum, bounds, items), so those are compiled into plain Python
+checks that agree with jsonschema on every instance; any other keyword makes the whole
+schema go through jsonschema. jsonschema also explains a failure, so a call the fast
+check rejects is confirmed and described by it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Callable
+
+from mcplint.schema_dialects import DRAFT4, DRAFT6, DRAFT7, DRAFT2019, UNKNOWN, schema_dialect
+
+Check = Callable[[Any], bool]
+
+ANNOTATIONS = frozenset(("title", "description", "default", "examples", "$schema", "$comment", "deprecated",
+                         "readOnly", "writeOnly", "format", "contentMediaType", "contentEncoding"))
+_TYPES: dict[str, Check] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+}
+
+
+class _Unsupported(Exception):
+    pass
+
+
+class ArgumentValidator:
+    """``valid(arguments)`` and ``error(arguments)`` (jsonschema's best match) for one schema."""
+
+    def __init__(self, schema: Any, dialect: str) -> None:
+        self.schema, self.dialect = schema, dialect
+        self._slow = None
+        self._built = False
+        try:
+            self._fast = None if dialect == DRAFT4 else _compile(schema)
+        except (_Unsupported, re.error, TypeError, RecursionError):
+            self._fast = None
+
+    def valid(self, instance: Any) -> bool | None:
+        """True or False; None when the schema cannot be applied (invalid, unresolvable $ref)."""
+        if self._fast is not None and self._fast(instance):
+            return True
+        slow = self._jsonschema()
+        if slow is None:
+            return None
+        try:
+            return slow.is_valid(instance)
+        except Exception:  # an unresolvable $ref, a pattern Python cannot run
+            return None
+
+    def error(self, instance: Any):
+        import jsonschema.exceptions
+
+        return jsonschema.exceptions.best_match(self._jsonschema().iter_errors(instance))
+
+    def _jsonschema(self):
+        if not self._built:
+            self._built = True
+            import jsonschema
+
+            cls = {DRAFT4: jsonschema.Draft4Validator, DRAFT6: jsonschema.Draft6Validator,
+                   DRAFT7: jsonschema.Draft7Validator, DRAFT2019: jsonschema.Draft201909Validator,
+                   }.get(self.dialect, jsonschema.Draft202012Validator)  # 2020-12, also when undeclared
+            try:
+                cls.check_schema(self.schema)
+                self._slow = cls(self.schema)
+            except Exception:  # an invalid schema is the manifest rules' finding, not a verdict on calls
+                self._slow = None
+        return self._slow
+
+
+_CACHE: dict[str, ArgumentValidator | None] = {}
+
+
+def validator_for(schema: Any, version: str) -> ArgumentValidator | None:
+    """A validator for an inputSchema, shared by equal schemas (bounded cache); None for
+    a schema in a dialect mcplint cannot run."""
+    if not isinstance(schema, (dict, bool)):
+        return None
+    dialect, _ = schema_dialect(schema, version)
+    if dialect == UNKNOWN:
+        return None
+    try:
+        key = dialect + json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):
+        return None
+    if key not in _CACHE:
+        if len(_CACHE) > 512:
+            _CACHE.clear()
+        _CACHE[key] = ArgumentValidator(schema, dialect)
+    return _CACHE[key]
+
+
+# -- the fast path ----------------------------------------------------------------------------
+
+_SUPPORTED = frozenset(("type", "properties", "required", "additionalProperties", "enum", "const", "minimum",
+                        "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern",
+                        "items", "minItems", "maxItems"))
+
+
+def _compile(schema: Any, depth: int = 0) -> Check:
+    if schema is True or schema == {}:
+        return lambda v: True
+    if schema is False:
+        return lambda v: False
+    if not isinstance(schema, dict) or depth > 16:
+        raise _Unsupported
+    for key in schema:
+        if key not in _SUPPORTED and key not in ANNOTATIONS and not key.startswith("x-"):
+            raise _Unsupported(key)
+    checks: list[Check] = []
+    if "type" in schema:
+        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        if not names or not all(isinstance(n, str) and n in _TYPES for n in names):
+            raise _Unsupported
+        tests = [_TYPES[n] for n in names]
+        checks.append(tests[0] if len(tests) == 1 else _any_of(tuple(tests)))
+    for key in ("enum", "const"):
+        if key in schema:
+            options = schema[key] if key == "enum" else [schema[key]]
+            if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+                raise _Unsupported  # JSON equality of numbers and booleans differs from Python's
+            allowed = frozenset(options)
+            checks.append(lambda v, a=allowed: isinstance(v, str) and v in a)
+    checks.extend(_number_checks(schema))
+    checks.extend(_string_checks(schema))
+    checks.extend(_array_checks(schema, depth))
+    checks.extend(_object_checks(schema, depth))
+    if not checks:
+        return lambda v: True
+    return checks[0] if len(checks) == 1 else _all_of(tuple(checks))
+
+
+# Plain loops: a generator per call (all(... for ...)) costs more than the checks themselves.
+def _all_of(checks: tuple) -> Check:
+    def check(v) -> bool:
+        for f in checks:
+            if not f(v):
+                return False
+        return True
+    return check
+
+
+def _any_of(checks: tuple) -> Check:
+    def check(v) -> bool:
+        for f in checks:
+            if f(v):
+                return True
+        return False
+    return check
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _number_checks(schema: dict) -> list[Check]:
+    found: list[Check] = []
+    for key, test in (("minimum", lambda v, b: v >= b), ("maximum", lambda v, b: v <= b),
+                      ("exclusiveMinimum", lambda v, b: v > b), ("exclusiveMaximum", lambda v, b: v < b)):
+        if key in schema:
+            bound = schema[key]
+            if not _is_number(bound):
+                raise _Unsupported  # draft-04's boolean exclusive bounds
+            found.append(lambda v, b=bound, t=test: not _is_number(v) or t(v, b))
+    return found
+
+
+def _string_checks(schema: dict) -> list[Check]:
+    found: list[Check] = []
+    for key, test in (("minLength", lambda n, b: n >= b), ("maxLength", lambda n, b: n <= b)):
+        if key in schema:
+            bound = schema[key]
+            if not isinstance(bound, int) or isinstance(bound, bool):
+                raise _Unsupported
+            found.append(lambda v, b=bound, t=test: not isinstance(v, str) or t(len(v), b))
+    if "pattern" in schema:
+        if not isinstance(schema["pattern"], str):
+            raise _Unsupported
+        pattern = re.compile(schema["pattern"])
+        found.append(lambda v, p=pattern: not isinstance(v, str) or p.search(v) is not None)
+    return found
+
+
+def _array_checks(schema: dict, depth: int) -> list[Check]:
+    found: list[Check] = []
+    if "items" in schema:
+        if isinstance(schema["items"], list):
+            raise _Unsupported  # tuple form differs between drafts
+        item = _compile(schema["items"], depth + 1)
+        def check_items(v, f=item) -> bool:
+            if isinstance(v, list):
+                for x in v:
+                    if not f(x):
+                        return False
+            return True
+        found.append(check_items)
+    for key, test in (("minItems", lambda n, b: n >= b), ("maxItems", lambda n, b: n <= b)):
+        if key in schema:
+            bound = schema[key]
+            if not isinstance(bound, int) or isinstance(bound, bool):
+                raise _Unsupported
+            found.append(lambda v, b=bound, t=test: not isinstance(v, list) or t(len(v), b))
+    return found
+
+
+def _object_checks(schema: dict, depth: int) -> list[Check]:
+    found: list[Check] = []
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict):
+        raise _Unsupported
+    compiled = {name: _compile(sub, depth + 1) for name, sub in properties.items()}
+    extra = schema.get("additionalProperties", True)
+    extra_check = _compile(extra, depth + 1) if extra is not True else None
+    required = schema.get("required", [])
+    if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
+        raise _Unsupported
+    if compiled or extra_check is not None:
+        def check_members(v, props=compiled, other=extra_check) -> bool:
+            if not isinstance(v, dict):
+                return True
+            for key, value in v.items():
+                test = props.get(key)
+                if test is not None:
+                    if not test(value):
+                        return False
+                elif other is not None and key not in props and not other(value):
+                    return False
+            return True
+        found.append(check_members)
+    if required:
+        names = frozenset(required)
+        found.append(lambda v, r=names: not isinstance(v, dict) or r.issubset(v.keys()))
+    return found
