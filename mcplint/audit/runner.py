@@ -117,6 +117,8 @@ def run(audit: Audit) -> Audit:
     enumerate_all(audit)
     run_probes(audit)
     finish(audit)
+    if isinstance(audit.session, HttpSession) and audit.session.redirect:
+        audit.notes.append(audit.session.redirect)  # a probe was redirected: recorded, not followed
     return audit
 
 

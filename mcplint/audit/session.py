@@ -254,7 +254,7 @@ class HttpSession(Session):
         super().__init__(recorder, timeout)
         self.client = client
         self.session_id: str | None = None
-        self.redirect: str | None = None  # Location of the first 3xx seen
+        self.redirect: str | None = None  # the first 3xx seen, described for the user
 
     def headers_for(self, message: Any, version: str | None = None) -> dict[str, str]:
         headers: dict[str, str] = {}
@@ -295,7 +295,9 @@ class HttpSession(Session):
             return Reply(timed_out=True)
         reply = Reply(status=http_reply.status, headers=http_reply.headers, http=http_reply)
         if 300 <= http_reply.status < 400 and self.redirect is None:
-            self.redirect = http_reply.header("location") or "(no Location header)"
+            what = message.get("method") if isinstance(message, dict) else method
+            self.redirect = (f"the server redirected {what} to {http_reply.header('location') or '(no Location)'}"
+                             f" (HTTP {http_reply.status}); mcplint does not follow redirects")
         for message_in in http_reply.messages:
             if request_id is not None and _is_response(message_in, request_id):
                 reply.message = message_in
