@@ -132,9 +132,10 @@ def test_sdk_server_over_stdio_is_clean(tmp_path, version, call_read_only):
     assert not wait_for_no_orphans(tag)
 
 
-@pytest.mark.parametrize("version", [None, "2025-06-18", "2025-11-25"])
-def test_sdk_server_over_http_is_clean(sdk_http, version):
-    options = ("--format", "json") + (("--protocol-version", version) if version else ())
+@pytest.mark.parametrize("version, call_read_only", [(None, True), ("2025-06-18", False), ("2025-11-25", True)])
+def test_sdk_server_over_http_is_clean(sdk_http, version, call_read_only):
+    options = ("--format", "json") + (("--call-read-only",) if call_read_only else ()) + (
+        ("--protocol-version", version) if version else ())
     proc = run_audit(*options, sdk_http.url)
     assert brief(findings(proc)) == []
     assert proc.returncode == 0
