@@ -177,7 +177,7 @@ def is_generic(text: str) -> bool:
 _STACK = re.compile(
     r"Traceback \(most recent call last\)"  # Python
     r"|File \"[^\"\n]+\", line \d+"  # Python frame
-    r"|^\s*at (?:async )?\S[^\n]*?\(?(?:file://)?(?:[A-Za-z]:)?[/\\][^\n]*?:\d+:\d+\)?\s*$"  # Node
+    r"|^[ \t]*at (?:async )?\S[^\n]{0,200}?\(?(?:file://)?(?:[A-Za-z]:)?[/\\][^\n]{0,300}?:\d+:\d+\)?[ \t]*$"  # Node
     r"|^\s*at [\w$.<>]+\((?:[\w$]+\.(?:java|kt|scala)(?::\d+)?|Native Method|Unknown Source)\)"  # JVM
     r"|goroutine \d+ \[running\]"  # Go
     r"|thread '[^'\n]*' panicked at"  # Rust
@@ -192,12 +192,14 @@ _PATH = re.compile(
     r"|/(?:[\w.@+~-]+/)+[\w@+~-]+" + _SOURCE + r")"
     r"|(?<![\w])([A-Za-z]:\\(?:[\w .@+~-]+\\)*[\w .@+~-]+)"
 )
+SCAN_LIMIT = 20_000
 _QUICK = re.compile(r"[/\\]|Traceback|goroutine|panicked|\n\s*at \S")
 
 
 def leak_in(text: str, sent: tuple[str, ...] = ()) -> str | None:
     """What a text leaks of the server's internals (a stack trace or a file path the client
     did not send itself), described for a message; None when nothing."""
+    text = text[:SCAN_LIMIT]  # a leak shows early; bounded work on a megabyte of error text
     if not _QUICK.search(text):
         return None
     if _STACK.search(text):
