@@ -87,6 +87,16 @@ def test_sdk_server_http_both_eras_and_origin(sdk_http):
     assert status == 403
 
 
+def test_sdk_server_http_with_the_sdk_bearer_auth():
+    with HttpServer("sdk_server", "--token", "fixture-token") as server:
+        status, headers, body = post(server.url, initialize())
+        assert status == 401 and body["error"] == "invalid_token"
+        assert f'resource_metadata="http://127.0.0.1:{server.port}/.well-known/oauth-protected-resource/mcp"' in (
+            headers["www-authenticate"])
+        status, _, body = post(server.url, initialize(), headers={"Authorization": "Bearer fixture-token"})
+        assert status == 200 and body["result"]["protocolVersion"] == "2025-11-25"
+
+
 # --- the plain-stdlib baseline -----------------------------------------------------------------
 def test_plain_server_stdio_answers_like_the_spec():
     with StdioClient("plain_server") as server:
