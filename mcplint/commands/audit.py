@@ -173,8 +173,13 @@ def _add_probes(summary: dict, audit) -> None:
     the note says which flag would."""
     for entry in summary.get("checklist", []):
         item = entry["item"]
-        entry["probes"] = [r.name for r in audit.results if r.ran and item in r.items]
-        if entry["status"] == "not-assessable" and item in WIDEN and WIDEN[item] not in entry.get("note", ""):
+        ran = [r for r in audit.results if r.ran and item in r.items]
+        entry["probes"] = [r.name for r in ran]
+        if entry["status"] != "not-assessable":
+            continue
+        if item == 18 and ran:  # the burst itself is the evidence the rules could not judge
+            entry["note"] = f"{entry.get('note') or 'not assessed'}; the rate-limit probe saw {ran[0].detail}"
+        elif item in WIDEN and WIDEN[item] not in entry.get("note", ""):
             entry["note"] = f"{entry.get('note') or 'not assessed'} (run the audit with {WIDEN[item]})"
 
 
