@@ -59,6 +59,10 @@ def findings(proc: subprocess.CompletedProcess, at_least: str = "warning") -> li
     return [f for f in report(proc)["findings"] if order.index(f["severity"]) >= order.index(at_least)]
 
 
+def failed_items(proc: subprocess.CompletedProcess) -> list[int]:
+    return [item["item"] for item in report(proc)["summary"]["checklist"] if item["status"] == "fail"]
+
+
 def brief(found: list[dict]) -> list[str]:
     return [f"{f['rule']} {f['severity']} {f.get('pointer', '')} {f['message']}" for f in found]
 
@@ -124,6 +128,7 @@ def test_sdk_server_over_stdio_is_clean(tmp_path, version, call_read_only):
     proc = stdio_audit("sdk_server", options=options, tag=tag,
                        env={"MCPLINT_FIXTURE_MARKER": str(marker), "MCPLINT_FIXTURE_CALL_LOG": str(log)})
     assert brief(findings(proc)) == []
+    assert failed_items(proc) == []
     assert proc.returncode == 0
     assert not marker.exists(), "the audit called the destructive tool"
     assert "delete_note" not in called_tools(log)
@@ -168,6 +173,14 @@ def test_sdk_server_goldens(sdk_http):
     assert_golden(golden_text(run_audit("--format", "json", sdk_http.url)), GOLDEN / "sdk_server-http.txt")
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "known bug: MCP812 (info) flags the audit's own deliberate MCP-Protocol-Version: 1999-01-01 probe as the "
+    "client sending a version other than the negotiated one, so checklist item 21 shows 'fail' for a compliant "
+    "server; records mark that line with \"probe\": \"protocol-version-header\". Remove this mark when it passes."))
+def test_compliant_server_over_http_fails_no_checklist_item(sdk_http):
+    assert failed_items(run_audit("--format", "json", sdk_http.url)) == []
+
+
 def test_sdk_server_at_2024_11_05_leaks_newer_tool_fields(tmp_path):
     """The SDK sends title, outputSchema and annotations whatever version it negotiated."""
     proc = stdio_audit("sdk_server", options=("--format", "json", "--protocol-version", "2024-11-05"))
@@ -178,6 +191,7 @@ def test_sdk_server_at_2024_11_05_leaks_newer_tool_fields(tmp_path):
 def test_plain_server_over_stdio_is_clean():
     proc = stdio_audit("plain_server", options=("--format", "json", "--call-read-only"))
     assert brief(findings(proc)) == []
+    assert failed_items(proc) == []
     assert proc.returncode == 0
 
 
