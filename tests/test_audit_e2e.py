@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT, assert_golden
-from servers import (PYTHON, SERVERS, TAG_VARIABLE, HttpServer, free_port, kill_tagged, new_tag, server_command,
-                     wait_for_no_orphans)
+from servers import (PYTHON, SERVERS, TAG_VARIABLE, HttpServer, free_port, kill_tagged, new_tag, orphans,
+                     server_command, wait_for_no_orphans)
 
 GOLDEN = FIXTURES / "audit"
 AUDIT_TIMEOUT = 90  # hard bound on any one mcplint run (a hang must never hang the suite)
@@ -328,6 +328,31 @@ def test_hanging_server_under_a_wrapper_leaves_no_orphans():
         assert_fails_cleanly(proc, started, 12, "stopped answering")
         assert not wait_for_no_orphans(tag), "the wrapped server outlived the audit"
     finally:
+        kill_tagged(tag)
+
+
+def test_interrupted_audit_leaves_no_orphans():
+    """Ctrl-C while the server hangs: mcplint stops promptly, without a traceback, and takes the server with it."""
+    import signal
+
+    tag = new_tag()
+    audit = subprocess.Popen([sys.executable, "-m", "mcplint", "audit", "--timeout", "30", f"--env={TAG_VARIABLE}={tag}",
+                              "--", *server_command("hangs")], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 20
+        while not orphans(tag) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert orphans(tag), "the server never started"
+        time.sleep(0.3)  # let the audit settle into waiting for an answer
+        audit.send_signal(signal.SIGINT)
+        _, stderr = audit.communicate(timeout=10)
+        assert audit.returncode != 0
+        assert b"Traceback" not in stderr, stderr.decode()
+        assert not wait_for_no_orphans(tag), "the server outlived the interrupted audit"
+    finally:
+        if audit.poll() is None:
+            audit.kill()
+            audit.wait()
         kill_tagged(tag)
 
 
