@@ -370,6 +370,41 @@ def test_http_server_that_crashes():
         assert_fails_cleanly(proc, started, 12, server.url, "closed the connection")
 
 
+def test_redirect_to_another_origin_is_not_followed():
+    """The redirect target is a real listener that records whatever reaches it: nothing may."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    reached = []
+
+    class Sink(BaseHTTPRequestHandler):
+        def do_POST(self):
+            reached.append(dict(self.headers))
+            self.send_response(500)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_GET = do_DELETE = do_POST
+
+        def log_message(self, *args):
+            pass
+
+    sink = ThreadingHTTPServer(("127.0.0.1", 0), Sink)
+    threading.Thread(target=sink.serve_forever, daemon=True).start()
+    try:
+        target = f"http://127.0.0.1:{sink.server_address[1]}/mcp"
+        with HttpServer("redirects", "--to", target) as server:
+            started = time.monotonic()
+            proc = run_audit("--timeout", "2", "--header", "Authorization: Bearer $FIXTURE_TOKEN", server.url,
+                             env={"FIXTURE_TOKEN": "fixture-token"}, timeout=60)
+            assert_fails_cleanly(proc, started, 12, "redirect")
+        assert reached == [], "the audit followed a redirect to another origin"
+        assert b"fixture-token" not in proc.stderr
+    finally:
+        sink.shutdown()
+        sink.server_close()
+
+
 def test_nothing_listening_at_the_url():
     started, url = time.monotonic(), f"http://127.0.0.1:{free_port()}/mcp"
     proc = run_audit("--timeout", "2", url, timeout=60)

@@ -205,6 +205,12 @@ def test_http_misbehaviour(name, headers, expected):
         assert "www-authenticate" not in found
 
 
+def test_redirects_everything_elsewhere():
+    with HttpServer("redirects", "--to", "http://127.0.0.1:9/mcp") as server:
+        status, headers, _ = post(server.url, initialize())
+        assert status == 307 and headers["location"] == "http://127.0.0.1:9/mcp"
+
+
 def test_plain_server_without_rate_limit_never_throttles():
     with HttpServer("plain_server") as server:
         assert {post(server.url, {"jsonrpc": "2.0", "id": n, "method": "ping"})[0] for n in range(60)} == {200}
