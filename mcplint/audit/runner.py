@@ -153,11 +153,11 @@ def _initialize(audit: Audit, forced: str | None) -> bool:
         params = {"protocolVersion": offer, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
         probe = "unsupported-version" if offer == probes.BAD_VERSION else None
         reply = session.request("initialize", params, probe=probe)
-        if reply.timed_out:
+        if reply.timed_out and offer == offers[-1]:
             raise audit._stopped("initialize")
         if _fatal_http(audit, reply, "initialize") is False:
             return False
-        if offer == probes.BAD_VERSION:
+        if offer == probes.BAD_VERSION:  # silence here is a finding, not the end: the real offer follows
             audit.ran("unsupported-version", f"initialize with {offer}: " + (
                 f"answered with {reply.result.get('protocolVersion')!r}" if reply.ok and isinstance(reply.result, dict)
                 else reply.describe()))
