@@ -414,3 +414,25 @@ def test_a_server_that_ignores_its_input_is_killed_when_the_audit_ends(tmp_path)
     assert proc.returncode in (0, 1), proc.stderr.decode()
     assert time.monotonic() - started < 15
     assert _tagged(tag) == []
+
+
+# --- the README's example runs on a checkout ------------------------------------------------------------------
+def test_readme_example_audit_runs():
+    """The first command of README's "Auditing a live server" section, as written (with this interpreter)."""
+    import shlex
+
+    from conftest import ROOT
+
+    pytest.importorskip("mcp")
+    text = (ROOT / "README.md").read_text("utf-8")
+    section = text[text.index("## Auditing a live server"):]
+    line = next(line for line in section.splitlines() if line.startswith(".venv/bin/mcplint audit"))
+    args = shlex.split(line)[1:]
+    args = [sys.executable if arg == ".venv/bin/python" else arg for arg in args]
+    proc = run_mcplint(*args[:1], "--format", "json", *args[1:])
+    assert proc.returncode == 0, proc.stderr.decode()
+    report = json.loads(proc.stdout)
+    assert report["summary"]["tools"] == 5
+    assert [f for f in report["findings"] if f["severity"] != "info"] == []
+    assert {p["name"] for p in report["summary"]["audit"]["probes"] if p["status"] == "ran"} >= {
+        "unknown-tool", "unknown-method", "input-validation", "call-read-only"}

@@ -8,7 +8,7 @@ Era detection (spec-requirements §1): ``server/discover`` first, with the
 The handshake doubles as the unsupported-version probe: unless a version is forced,
 ``initialize`` first offers a version that does not exist, and a compliant server
 answers with one it supports (LIFE-03), which is then the session's version. A
-server that answers with an error instead gets a second ``initialize`` with the
+server that answers with an error, or not at all, gets a second ``initialize`` with the
 newest handshake version. (A separate connection for this probe would cost a second
 server start over stdio, and a second session in the transcript.)
 """
