@@ -67,8 +67,10 @@ class Reply:
             parts.append(f"error {self.error.get('code')!r}")
         elif self.message is None and stray is not None:
             parts.append(f"error {stray.get('code')!r}")
-        elif self.message is not None:
+        elif isinstance(self.message, dict) and "result" in self.message:
             parts.append("isError result" if isinstance(self.result, dict) and self.result.get("isError") is True else "result")
+        elif self.message is not None:
+            parts.append("a body that is not a JSON-RPC response")
         elif self.timed_out:
             parts.append("no answer in time")
         elif self.status is None:
@@ -305,7 +307,7 @@ class HttpSession(Session):
                 reply.others.append(message_in)
         if reply.message is None and request_id is not None and len(http_reply.messages) == 1:
             only = http_reply.messages[0]
-            if isinstance(only, dict) and "error" in only and only.get("id") is None:
+            if isinstance(only, dict) and isinstance(only.get("error"), dict) and only.get("id") is None:
                 reply.message = only  # a transport-level error without an id answers this request
         reply.timed_out = reply.message is None and request_id is not None and http_reply.cut_short
         return reply
