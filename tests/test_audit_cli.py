@@ -436,3 +436,22 @@ def test_readme_example_audit_runs():
     assert [f for f in report["findings"] if f["severity"] != "info"] == []
     assert {p["name"] for p in report["summary"]["audit"]["probes"] if p["status"] == "ran"} >= {
         "unknown-tool", "unknown-method", "input-validation", "call-read-only"}
+
+
+def test_a_failed_audit_keeps_its_partial_transcript(tmp_path):
+    server = tmp_path / "banner.py"
+    server.write_text(
+        "import json, sys\n"
+        "line = sys.stdin.readline()\n"
+        "print(json.dumps({'jsonrpc': '2.0', 'id': json.loads(line)['id'], 'error': {'code': -32601, 'message': 'no'}}),"
+        " flush=True)\n"
+        "print('Server ready on stdio' + ' !' * 100, flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    record = tmp_path / "s.jsonl"
+    line = one_line_error(run_mcplint("audit", "--record", str(record), "--", sys.executable, str(server)))
+    assert line.startswith("mcplint: error: the server wrote something that is not JSON-RPC to standard output:")
+    assert line.endswith("...'") and len(line) < 250  # the bad line, shortened
+    recorded = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [r["from"] for r in recorded] == ["client", "server", "client"]
+    assert recorded[1]["message"]["error"]["code"] == -32601
