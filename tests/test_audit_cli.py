@@ -455,3 +455,109 @@ def test_a_failed_audit_keeps_its_partial_transcript(tmp_path):
     recorded = [json.loads(line) for line in record.read_text().splitlines()]
     assert [r["from"] for r in recorded] == ["client", "server", "client"]
     assert recorded[1]["message"]["error"]["code"] == -32601
+
+
+# --- era detection and negotiation, against a scripted stdio server ---------------------------------------
+SCRIPTED = r'''
+import json, os, sys
+answers = json.loads(os.environ["SCRIPT"])
+for line in sys.stdin:
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        continue
+    if not isinstance(msg, dict) or "id" not in msg or not isinstance(msg.get("method"), str):
+        continue
+    key, params = msg["method"], msg.get("params") or {}
+    if key == "initialize":
+        key += ":" + params["protocolVersion"]
+    elif params.get("cursor"):
+        key += ":" + params["cursor"]
+    answer = answers.get(key, {"error": {"code": -32601, "message": "Method not found: " + msg["method"]}})
+    if answer != "silent":
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], **answer}), flush=True)
+'''
+
+SERVER_INFO = {"name": "scripted", "version": "1"}
+
+
+def scripted_audit(tmp_path, script: dict, *options: str):
+    server = tmp_path / "scripted.py"
+    server.write_text(SCRIPTED)
+    record = tmp_path / "s.jsonl"
+    proc = run_mcplint("audit", "--format", "json", "--timeout", "2", "--record", str(record), *options,
+                       "--env", "SCRIPT=" + json.dumps(script), "--", sys.executable, str(server))
+    lines = [json.loads(line) for line in record.read_text().splitlines()] if record.exists() else []
+    return proc, lines
+
+
+def initialized(version: str, capabilities: dict | None = None) -> dict:
+    return {"result": {"protocolVersion": version, "capabilities": capabilities or {}, "serverInfo": SERVER_INFO}}
+
+
+def test_discover_listing_only_unknown_versions_falls_back_to_initialize(tmp_path):
+    proc, lines = scripted_audit(tmp_path, {
+        "server/discover": {"result": {"supportedVersions": ["2099-01-01"], "capabilities": {}}},
+        "initialize:1999-01-01": initialized("2025-06-18"),
+    })
+    audit = report_of(proc)["summary"]["audit"]
+    assert (audit["era"], audit["protocol_version"]) == ("handshake", "2025-06-18")
+    methods = [line["message"].get("method") for line in lines if line["from"] == "client" and line["message"]]
+    assert methods[:3] == ["server/discover", "initialize", "notifications/initialized"]
+    assert lines[2]["probe"] == "unsupported-version"
+
+
+def test_an_error_for_the_unknown_version_gets_the_real_offer(tmp_path):
+    proc, lines = scripted_audit(tmp_path, {
+        "initialize:1999-01-01": {"error": {"code": -32602, "message": "Unsupported protocol version",
+                                            "data": {"supported": ["2025-11-25"], "requested": "1999-01-01"}}},
+        "initialize:2025-11-25": initialized("2025-11-25"),
+    })
+    audit = report_of(proc)["summary"]["audit"]
+    assert audit["protocol_version"] == "2025-11-25"
+    probe = next(p for p in audit["probes"] if p["name"] == "unsupported-version")
+    assert probe["detail"] == "initialize with 1999-01-01: error -32602"
+
+
+def test_forced_version_is_offered_as_is(tmp_path):
+    proc, lines = scripted_audit(tmp_path, {"initialize:2025-03-26": initialized("2025-03-26")},
+                                 "--protocol-version", "2025-03-26")
+    assert report_of(proc)["summary"]["audit"]["protocol_version"] == "2025-03-26"
+    assert lines[0]["message"]["method"] == "initialize"  # no server/discover when a handshake version is forced
+
+
+def test_forced_stateless_version_needs_server_discover(tmp_path):
+    proc, _ = scripted_audit(tmp_path, {}, "--protocol-version", "2026-07-28")
+    assert one_line_error(proc) == ("mcplint: error: server/discover at 2026-07-28 failed (error -32601); "
+                                    "the server does not speak the stateless protocol")
+
+
+def test_an_echoed_unknown_version_is_reported(tmp_path):
+    proc, _ = scripted_audit(tmp_path, {"initialize:1999-01-01": initialized("1999-01-01")})
+    assert "the server negotiated protocol version '1999-01-01', which mcplint does not know" in proc.stderr.decode()
+
+
+def test_pages_are_followed_and_a_repeated_cursor_ends_the_listing(tmp_path):
+    tool = {"inputSchema": {"type": "object"}, "description": "Look up a thing."}
+    proc, lines = scripted_audit(tmp_path, {
+        "initialize:1999-01-01": initialized("2025-11-25", {"tools": {}}),
+        "tools/list": {"result": {"tools": [{"name": "get_a", **tool}], "nextCursor": "p2"}},
+        "tools/list:p2": {"result": {"tools": [{"name": "get_b", **tool}], "nextCursor": "p2"}},
+    })
+    assert report_of(proc)["summary"]["tools"] == 2
+    lists = [line for line in lines if line["from"] == "client" and line["message"]
+             and line["message"].get("method") == "tools/list" and "probe" not in line]
+    assert [(line["message"].get("params") or {}).get("cursor") for line in lists] == [None, "p2"]
+
+
+def test_without_the_tools_capability_no_tool_is_called(tmp_path):
+    proc, lines = scripted_audit(tmp_path, {"initialize:1999-01-01": initialized("2025-11-25")})
+    probes = {p["name"]: p for p in report_of(proc)["summary"]["audit"]["probes"]}
+    assert probes["tools/list"]["status"] == "skipped" and probes["unknown-tool"]["status"] == "skipped"
+    assert not any(line["message"] and line["message"].get("method", "").startswith("tools/")
+                   for line in lines if line["from"] == "client")
+
+
+def report_of(proc) -> dict:
+    assert proc.returncode in (0, 1), proc.stderr.decode()
+    return json.loads(proc.stdout)
