@@ -203,7 +203,7 @@ def rate_limit(audit, count: int) -> str:
         sent += 1
         if reply.status == 429 or reply.error is not None:
             retry = reply.header("retry-after")
-            seen = f"HTTP 429" if reply.status == 429 else f"error {reply.error.get('code')!r}"
+            seen = "HTTP 429" if reply.status == 429 else f"error {reply.error.get('code')!r}"
             return f"throttled after {sent} request(s) in {time.monotonic() - started:.1f} s: {seen}" + (
                 f", Retry-After: {retry}" if retry else ", no Retry-After")
         if reply.timed_out:

@@ -8,7 +8,6 @@ the report's ``path`` is the command or URL instead of the transcript's file nam
 from __future__ import annotations
 
 import dataclasses
-import os
 import shlex
 import shutil
 import signal
