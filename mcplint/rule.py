@@ -116,6 +116,22 @@ class TrafficRule(Rule):
 
     applies_to: ClassVar[frozenset[str]] = frozenset({CAPTURE})
     needs: ClassVar[str] = ""  # the evidence the rule judges, e.g. "a tools/call result"
+    # A capture has a million messages: these filters let the engine skip a rule's hooks
+    # for messages it cannot be about, instead of calling them to return at once.
+    # The JSON-RPC methods the rule is about: when set, check_exchange runs only for exchanges
+    # whose request has one of them, and check_message only for requests and notifications
+    # with one of them (not for responses).
+    methods: ClassVar[frozenset[str] | None] = None
+    # When set, check_record and check_message run only for what comes from these senders
+    # ("client"/"server"; records whose direction is unknown always run).
+    senders: ClassVar[frozenset[str] | None] = None
+    # When set, check_record runs only for server records with one of these HTTP statuses.
+    statuses: ClassVar[frozenset[int] | None] = None
+    # When set, check_message runs only for these message kinds ("request", "notification",
+    # "response", "invalid"). errors_only: check_message runs only for messages that have an
+    # `error` member, check_exchange only for failed exchanges (an error or an isError result).
+    kinds: ClassVar[frozenset[str] | None] = None
+    errors_only: ClassVar[bool] = False
 
     def check(self, doc, ctx: RuleContext) -> Iterator[Violation]:
         return iter(())

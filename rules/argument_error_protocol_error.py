@@ -36,6 +36,7 @@ class ArgumentErrorProtocolError(TrafficRule):
     """
 
     code = "MCP708"
+    errors_only = True  # check_exchange: failed calls only
     name = "argument-error-protocol-error"
     checklist = (9,)
     category = "protocol"

@@ -28,6 +28,7 @@ class BatchUnsupported(TrafficRule):
     """
 
     code = "MCP620"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "batch-unsupported"
     category = "protocol"
     severity = Severity.ERROR

@@ -35,6 +35,7 @@ class CapabilityFromLaterVersion(TrafficRule):
     """
 
     code = "MCP632"
+    methods = frozenset({"initialize", "server/discover"})
     name = "capability-from-later-version"
     category = "protocol"
     severity = Severity.INFO

@@ -34,6 +34,7 @@ class ClientVersionHeaderDeviation(TrafficRule):
     """
 
     code = "MCP812"
+    senders = frozenset({"client"})  # check_record judges requests only
     name = "client-version-header-deviation"
     checklist = (21,)
     category = "protocol"

@@ -28,6 +28,9 @@ class ErrorCodeAdHoc(TrafficRule):
     """
 
     code = "MCP704"
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
+    errors_only = True
     name = "error-code-ad-hoc"
     checklist = (8,)
     category = "protocol"

@@ -34,6 +34,9 @@ class ErrorCodeOtherVersion(TrafficRule):
     """
 
     code = "MCP702"
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
+    errors_only = True
     name = "error-code-other-version"
     checklist = (8,)
     category = "protocol"

@@ -29,6 +29,9 @@ class ErrorCodeReserved(TrafficRule):
     """
 
     code = "MCP701"
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
+    errors_only = True
     name = "error-code-reserved"
     checklist = (8,)
     category = "protocol"

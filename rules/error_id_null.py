@@ -33,6 +33,9 @@ class ErrorIdNull(TrafficRule):
     """
 
     code = "MCP618"
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
+    errors_only = True
     name = "error-id-null"
     category = "protocol"
     severity = Severity.WARNING

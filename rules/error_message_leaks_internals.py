@@ -28,6 +28,7 @@ class ErrorMessageLeaksInternals(TrafficRule):
     """
 
     code = "MCP710"
+    errors_only = True  # check_exchange: failed calls only
     name = "error-message-leaks-internals"
     checklist = (10,)
     category = "security"

@@ -28,6 +28,8 @@ class ErrorMessageUnclear(TrafficRule):
     """
 
     code = "MCP709"
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
     name = "error-message-unclear"
     checklist = (10,)
     category = "protocol"

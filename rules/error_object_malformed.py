@@ -27,6 +27,9 @@ class ErrorObjectMalformed(TrafficRule):
     """
 
     code = "MCP700"
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
+    errors_only = True
     name = "error-object-malformed"
     checklist = (8,)
     category = "protocol"

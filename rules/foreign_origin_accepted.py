@@ -28,6 +28,7 @@ class ForeignOriginAccepted(TrafficRule):
     """
 
     code = "MCP821"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "foreign-origin-accepted"
     checklist = (17,)
     category = "security"

@@ -27,6 +27,7 @@ class ForeignOriginNotRejected(TrafficRule):
     """
 
     code = "MCP822"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "foreign-origin-not-rejected"
     checklist = (17,)
     category = "security"

@@ -30,6 +30,7 @@ class GetDelete405Missing(TrafficRule):
     """
 
     code = "MCP818"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "get-delete-not-405"
     category = "protocol"
     severity = Severity.WARNING

@@ -27,6 +27,7 @@ class GetStreamResponseInvalid(TrafficRule):
     """
 
     code = "MCP817"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "get-stream-response-invalid"
     category = "protocol"
     severity = Severity.ERROR

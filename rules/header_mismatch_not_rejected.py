@@ -37,6 +37,7 @@ class HeaderMismatchNotRejected(TrafficRule):
     """
 
     code = "MCP811"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "header-mismatch-not-rejected"
     checklist = (21,)
     category = "protocol"

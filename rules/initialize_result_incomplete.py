@@ -27,6 +27,7 @@ class InitializeResultIncomplete(TrafficRule):
     """
 
     code = "MCP626"
+    methods = frozenset({"initialize"})
     name = "initialize-result-incomplete"
     category = "protocol"
     severity = Severity.ERROR

@@ -33,6 +33,7 @@ class InvalidParamsWithoutContext(TrafficRule):
     """
 
     code = "MCP711"
+    errors_only = True  # check_exchange: failed calls only
     name = "invalid-params-without-context"
     checklist = (11,)
     category = "protocol"

@@ -31,6 +31,7 @@ class InvalidVersionHeaderAccepted(TrafficRule):
     """
 
     code = "MCP810"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "invalid-version-header-accepted"
     checklist = (21,)
     category = "protocol"

@@ -26,6 +26,7 @@ class JsonrpcVersionInvalid(TrafficRule):
     """
 
     code = "MCP610"
+    senders = frozenset({"server"})
     name = "jsonrpc-version-invalid"
     category = "protocol"
     severity = Severity.ERROR

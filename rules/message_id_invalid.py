@@ -30,6 +30,8 @@ class MessageIdInvalid(TrafficRule):
     """
 
     code = "MCP611"
+    senders = frozenset({"server"})
+    kinds = frozenset({"request", "response"})
     name = "message-id-invalid"
     category = "protocol"
     severity = Severity.ERROR

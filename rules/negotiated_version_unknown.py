@@ -26,6 +26,7 @@ class NegotiatedVersionUnknown(TrafficRule):
     """
 
     code = "MCP628"
+    methods = frozenset({"initialize"})
     name = "negotiated-version-unknown"
     category = "protocol"
     severity = Severity.WARNING

@@ -29,6 +29,7 @@ class NotificationStatusNot202(TrafficRule):
     """
 
     code = "MCP815"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "notification-status-not-202"
     category = "protocol"
     severity = Severity.ERROR

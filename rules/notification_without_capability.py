@@ -42,6 +42,9 @@ class NotificationWithoutCapability(TrafficRule):
     """
 
     code = "MCP630"
+    senders = frozenset({"server"})
+    kinds = frozenset({"notification"})
+    methods = frozenset(_NEEDS)
     name = "notification-without-capability"
     category = "protocol"
     severity = Severity.ERROR

@@ -64,6 +64,8 @@ class RequestIdReused(TrafficRule):
     """
 
     code = "MCP616"
+    senders = frozenset({"server"})
+    kinds = frozenset({"request"})
     name = "request-id-reused"
     category = "protocol"
     severity = Severity.ERROR

@@ -30,6 +30,7 @@ class RequestResponseContentTypeInvalid(TrafficRule):
     """
 
     code = "MCP816"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "request-response-content-type-invalid"
     category = "protocol"
     severity = Severity.ERROR

@@ -27,6 +27,7 @@ class ResourceMetadataMissing(TrafficRule):
     """
 
     code = "MCP801"
+    statuses = frozenset({401})  # check_record looks at 401 answers only
     name = "resource-metadata-missing"
     checklist = (17,)
     category = "security"

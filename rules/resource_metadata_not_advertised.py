@@ -28,6 +28,7 @@ class ResourceMetadataNotAdvertised(TrafficRule):
     """
 
     code = "MCP802"
+    statuses = frozenset({401})  # check_record looks at 401 answers only
     name = "resource-metadata-not-advertised"
     checklist = (17,)
     category = "security"

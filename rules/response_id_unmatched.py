@@ -31,6 +31,8 @@ class ResponseIdUnmatched(TrafficRule):
     """
 
     code = "MCP615"
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
     name = "response-id-unmatched"
     category = "protocol"
     severity = Severity.WARNING

@@ -27,6 +27,7 @@ class ResponseShapeInvalid(TrafficRule):
     """
 
     code = "MCP612"
+    senders = frozenset({"server"})
     name = "response-shape-invalid"
     category = "protocol"
     severity = Severity.ERROR

@@ -29,6 +29,8 @@ class ResponseToNotification(TrafficRule):
     """
 
     code = "MCP614"
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
     name = "response-to-notification"
     category = "protocol"
     severity = Severity.ERROR

@@ -27,6 +27,8 @@ class ResultNotObject(TrafficRule):
     """
 
     code = "MCP613"
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
     name = "result-not-object"
     category = "protocol"
     severity = Severity.ERROR

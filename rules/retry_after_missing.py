@@ -32,6 +32,7 @@ class RetryAfterMissing(TrafficRule):
     """
 
     code = "MCP805"
+    statuses = frozenset({429, 503})  # check_record looks at throttling answers only
     name = "retry-after-missing"
     checklist = (18,)
     category = "security"

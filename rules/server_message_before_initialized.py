@@ -36,6 +36,8 @@ class ServerMessageBeforeInitialized(TrafficRule):
     """
 
     code = "MCP627"
+    senders = frozenset({"server"})
+    kinds = frozenset({"request", "notification"})
     name = "server-message-before-initialized"
     category = "protocol"
     severity = Severity.WARNING

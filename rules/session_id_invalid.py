@@ -28,6 +28,7 @@ class SessionIdInvalid(TrafficRule):
     """
 
     code = "MCP823"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "session-id-invalid"
     category = "protocol"
     severity = Severity.ERROR

@@ -27,6 +27,7 @@ class SessionIdMinted(TrafficRule):
     """
 
     code = "MCP825"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "session-id-minted"
     category = "protocol"
     severity = Severity.WARNING

@@ -28,6 +28,7 @@ class SessionIdOutsideInitialize(TrafficRule):
     """
 
     code = "MCP824"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "session-id-outside-initialize"
     category = "protocol"
     severity = Severity.INFO

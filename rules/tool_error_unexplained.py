@@ -26,6 +26,8 @@ class ToolErrorUnexplained(TrafficRule):
     """
 
     code = "MCP712"
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
     name = "tool-error-unexplained"
     checklist = (11,)
     category = "protocol"

@@ -34,6 +34,7 @@ class ToolFailureProtocolError(TrafficRule):
     """
 
     code = "MCP707"
+    errors_only = True  # check_exchange: failed calls only
     name = "tool-failure-protocol-error"
     checklist = (9,)
     category = "protocol"

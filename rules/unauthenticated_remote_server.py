@@ -27,6 +27,7 @@ class UnauthenticatedRemoteServer(TrafficRule):
     """
 
     code = "MCP803"
+    statuses = frozenset({401})  # check_record looks at 401 answers only
     name = "unauthenticated-remote-server"
     checklist = (17,)
     category = "security"

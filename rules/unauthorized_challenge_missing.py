@@ -26,6 +26,7 @@ class UnauthorizedChallengeMissing(TrafficRule):
     """
 
     code = "MCP800"
+    statuses = frozenset({401})  # check_record looks at 401 answers only
     name = "unauthorized-challenge-missing"
     checklist = (17,)
     category = "security"

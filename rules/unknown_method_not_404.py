@@ -30,6 +30,7 @@ class UnknownMethodNot404(TrafficRule):
     """
 
     code = "MCP820"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "unknown-method-not-404"
     category = "protocol"
     severity = Severity.ERROR

@@ -38,6 +38,7 @@ class UnknownSessionNot404(TrafficRule):
     """
 
     code = "MCP819"
+    senders = frozenset({"server"})  # check_record judges responses only
     name = "unknown-session-not-404"
     category = "protocol"
     severity = Severity.ERROR

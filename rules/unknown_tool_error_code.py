@@ -32,6 +32,8 @@ class UnknownToolErrorCode(TrafficRule):
     """
 
     code = "MCP706"
+    kinds = frozenset({"notification"})
+    methods = frozenset({"notifications/tools/list_changed", "tools/list", "tools/call"})
     name = "unknown-tool-error-code"
     checklist = (9,)
     category = "protocol"

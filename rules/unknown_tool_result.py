@@ -33,6 +33,8 @@ class UnknownToolResult(TrafficRule):
     """
 
     code = "MCP705"
+    kinds = frozenset({"notification"})
+    methods = frozenset({"notifications/tools/list_changed", "tools/list", "tools/call"})
     name = "unknown-tool-result"
     checklist = (9,)
     category = "protocol"

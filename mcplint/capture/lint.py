@@ -113,6 +113,7 @@ class _Linter:
         self.raw: list[tuple[object, Violation, str | None]] = []
         self._hooks: dict[str, dict[str, list]] = {}
         self._manifest_rules: dict[str, list] = {}
+        self._dispatch: dict[tuple, list] = {}
         self._tool_lists: set[str] = set()
         self.session: Session | None = None
 
@@ -129,6 +130,49 @@ class _Linter:
                 for hook in HOOKS:
                     if getattr(type(rule), hook) is not getattr(TrafficRule, hook):
                         found[hook].append((rule, ctx, getattr(rule, hook)))
+        return found
+
+    def exchange_hooks(self, version: str, method: str | None, failed: bool) -> list:
+        """The check_exchange hooks for an exchange of this method that failed (a JSON-RPC
+        error or an isError result) or not."""
+        key = (version, "check_exchange", method, failed)
+        found = self._dispatch.get(key)
+        if found is None:
+            found = [
+                entry for entry in self.hooks(version)["check_exchange"]
+                if (entry[0].methods is None or method in entry[0].methods)
+                and (not entry[0].errors_only or failed)
+            ]
+            if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods
+                self._dispatch[key] = found
+        return found
+
+    def message_hooks(self, version: str, message) -> list:
+        data = message.data
+        has_error = type(data) is dict and "error" in data
+        key = (version, "check_message", message.sender, message.kind, message.method, has_error)
+        found = self._dispatch.get(key)
+        if found is None:
+            found = [
+                entry for entry in self.hooks(version)["check_message"]
+                if (entry[0].senders is None or message.sender in entry[0].senders)
+                and (entry[0].kinds is None or message.kind in entry[0].kinds)
+                and (not entry[0].errors_only or has_error)
+                and (entry[0].methods is None or message.method in entry[0].methods)
+            ]
+            if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods
+                self._dispatch[key] = found
+        return found
+
+    def record_hooks(self, version: str, sender: str | None, status: int | None) -> list:
+        key = (version, "check_record", sender, status)
+        found = self._dispatch.get(key)
+        if found is None:
+            found = self._dispatch[key] = [
+                entry for entry in self.hooks(version)["check_record"]
+                if (entry[0].senders is None or sender is None or sender in entry[0].senders)
+                and (entry[0].statuses is None or status in entry[0].statuses)
+            ]
         return found
 
     def manifest_rules(self, version: str) -> list:
@@ -171,18 +215,21 @@ class _Linter:
         if record.http and session.transport != "http":
             session.transport = "http"
             session.seen["http"] += 1
-        hooks = self.hooks(session.version)
-        for rule, ctx, hook in hooks["check_record"]:
-            self.raw.extend((rule, v, None) for v in hook(record, session, ctx))
+        raw = self.raw
+        for rule, ctx, hook in self.record_hooks(session.version, record.sender, record.status):
+            found = list(hook(record, session, ctx))  # list() of an empty generator: C speed
+            if found:
+                raw.extend((rule, v, None) for v in found)
         if record.sender == CLIENT and record.http:
             session.last_request = record
         if record.message is None:
             return
         for message in session.messages(record):
-            hooks = self.hooks(session.version)
-            tool = message.params.get("name") if message.method == "tools/call" else None
-            for rule, ctx, hook in hooks["check_message"]:
-                self.raw.extend((rule, v, tool) for v in hook(message, session, ctx))
+            for rule, ctx, hook in self.message_hooks(session.version, message):
+                found = list(hook(message, session, ctx))
+                if found:
+                    tool = message.params.get("name") if message.method == "tools/call" else None
+                    raw.extend((rule, v, tool) for v in found)
             if message.kind == REQUEST:
                 session.open(message)
             elif message.kind == NOTIFICATION:
@@ -197,9 +244,14 @@ class _Linter:
         session = self.session
         session.absorb(exchange)
         session.seen[exchange.method or "?"] += 1
-        tool = exchange.tool_name if exchange.method == "tools/call" else None
-        for rule, ctx, hook in self.hooks(session.version)["check_exchange"]:
-            self.raw.extend((rule, v, tool) for v in hook(exchange, session, ctx))
+        response = exchange.response
+        result = response.result
+        failed = response.error is not None or (result is not None and result.get("isError") is True)
+        for rule, ctx, hook in self.exchange_hooks(session.version, exchange.method, failed):
+            found = list(hook(exchange, session, ctx))
+            if found:
+                tool = exchange.tool_name if exchange.method == "tools/call" else None
+                self.raw.extend((rule, v, tool) for v in found)
         if exchange.method == "tools/list" and exchange.response.result is not None:
             self._lint_tool_list(exchange)
 

@@ -33,30 +33,25 @@ class Message:
     sender: str  # CLIENT | SERVER
     kind: str  # REQUEST | NOTIFICATION | RESPONSE | INVALID
     in_batch: bool = False
+    # Read once here: every rule asks for them, on every one of a million messages.
+    method: str | None = None
+    id: Any = None
+    params: dict = None  # {} when absent or not an object
+    result: dict | None = None  # None when absent or not an object
+    error: dict | None = None  # None when absent or not an object
 
-    @property
-    def method(self) -> str | None:
-        method = self.data.get("method") if isinstance(self.data, dict) else None
-        return method if isinstance(method, str) else None
-
-    @property
-    def id(self) -> Any:
-        return self.data.get("id") if isinstance(self.data, dict) else None
-
-    @property
-    def params(self) -> dict:
-        params = self.data.get("params") if isinstance(self.data, dict) else None
-        return params if isinstance(params, dict) else {}
-
-    @property
-    def result(self) -> dict | None:
-        result = self.data.get("result") if isinstance(self.data, dict) else None
-        return result if isinstance(result, dict) else None
-
-    @property
-    def error(self) -> dict | None:
-        error = self.data.get("error") if isinstance(self.data, dict) else None
-        return error if isinstance(error, dict) else None
+    def __post_init__(self) -> None:
+        data = self.data
+        if type(data) is dict:
+            get = data.get
+            method, params, result, error = get("method"), get("params"), get("result"), get("error")
+            self.method = method if type(method) is str else None
+            self.id = get("id")
+            self.params = params if type(params) is dict else {}
+            self.result = result if type(result) is dict else None
+            self.error = error if type(error) is dict else None
+        else:
+            self.params = {}
 
     @property
     def meta_version(self) -> str | None:
