@@ -27,8 +27,21 @@ def test_corpus_findings_are_the_reviewed_ones():
     assert_golden("\n".join(lines) + "\n", FIXTURES / "corpus" / "expected-findings.txt")
 
 
-def test_corpus_has_no_errors_at_the_versions_its_servers_speak():
-    assert lint_corpus()["summary"]["by_severity"]["error"] == 0
+def test_corpus_manifests_have_no_errors_at_the_versions_their_servers_speak():
+    assert lint_corpus(folder="manifests")["summary"]["by_severity"]["error"] == 0
+
+
+def test_errors_in_captures_are_the_deviations_the_corpus_documents():
+    """The corpus README's "What is on the wire": unknown tools answered with an isError result
+    (item 1), a foreign Origin served (8), unknown sessions answered 400 rather than 404 (9), and
+    a header/_meta version mismatch answered -32600 rather than -32020 (10). Nothing else."""
+    errors = {(f["rule"], f["path"].split("/")[-1]) for f in lint_corpus()["findings"] if f["severity"] == "error"}
+    assert {rule for rule, _ in errors} == {"MCP705", "MCP821", "MCP819", "MCP811"}
+    assert {path for rule, path in errors if rule != "MCP705"} == {
+        "everything-http-probes.jsonl", "python-sdk-demo-http-probes.jsonl",
+    }
+    unknown_tool_servers = {path.split("-")[0].split(".")[0] for rule, path in errors if rule == "MCP705"}
+    assert unknown_tool_servers == {"everything", "memory", "filesystem", "sequential", "python"}
 
 
 @pytest.mark.parametrize("version", VERSIONS)
