@@ -148,13 +148,6 @@ def test_sdk_server_over_http_is_clean(sdk_http, version, call_read_only):
     assert "delete_note" not in called_tools(sdk_http.log)
 
 
-OAUTH_BODY_BUG = pytest.mark.xfail(strict=True, reason=(
-    "known bug: the recorder keeps a 401's OAuth error body ({'error': 'invalid_token', ...}, what the SDK's "
-    "bearer middleware sends) as the server line's JSON-RPC message, so MCP610/MCP618/MCP700 fire; a body "
-    "that is not JSON-RPC should be recorded as message: null. Remove this mark when it passes."))
-
-
-@OAUTH_BODY_BUG
 def test_sdk_server_with_bearer_auth_is_clean():
     """The SDK's own auth: a 401 with a JSON OAuth error body and a WWW-Authenticate challenge."""
     with HttpServer("sdk_server", "--token", "fixture-token") as server:
@@ -173,10 +166,6 @@ def test_sdk_server_goldens(sdk_http):
     assert_golden(golden_text(run_audit("--format", "json", sdk_http.url)), GOLDEN / "sdk_server-http.txt")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known bug: MCP812 (info) flags the audit's own deliberate MCP-Protocol-Version: 1999-01-01 probe as the "
-    "client sending a version other than the negotiated one, so checklist item 21 shows 'fail' for a compliant "
-    "server; records mark that line with \"probe\": \"protocol-version-header\". Remove this mark when it passes."))
 def test_compliant_server_over_http_fails_no_checklist_item(sdk_http):
     assert failed_items(run_audit("--format", "json", sdk_http.url)) == []
 
@@ -243,7 +232,6 @@ def test_misbehaving_server_over_http(case):
             assert brief(findings(proc)) == []
 
 
-@OAUTH_BODY_BUG
 def test_plain_server_with_bearer_auth_is_clean():
     with HttpServer("plain_server", "--token", "fixture-token") as server:
         proc = run_audit("--format", "json", "--header", "Authorization: Bearer $FIXTURE_TOKEN", server.url,

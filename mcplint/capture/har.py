@@ -13,7 +13,7 @@ import json
 from datetime import datetime
 
 from mcplint.capture import sse
-from mcplint.capture.records import CLIENT, SERVER, Record, headers_dict
+from mcplint.capture.records import CLIENT, SERVER, Record, headers_dict, is_jsonrpc
 from mcplint.document.jsonmap import JsonSourceMap
 from mcplint.document.loader import Document
 from mcplint.document.pointer import Pointer
@@ -156,6 +156,8 @@ def _entry_records(i: int, entry: dict) -> list[Record]:
 def _parse_into(record: Record, text: str, complete: bool) -> None:
     try:
         record.message = json.loads(text)
+        if not is_jsonrpc(record.message):  # a JSON body that is not JSON-RPC (an OAuth error, ...)
+            record.raw_body, record.message = text, None
     except (ValueError, RecursionError) as err:
         if text.lstrip()[:1] in ("{", "["):
             what = "SSE event ends early" if not complete else "body is not valid JSON"

@@ -11,7 +11,7 @@ import json
 from array import array
 from typing import IO, Iterator
 
-from mcplint.capture.records import CLIENT, SERVER, Record
+from mcplint.capture.records import CLIENT, SERVER, Record, is_jsonrpc
 from mcplint.document.jsonmap import JsonSourceMap
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span
@@ -86,6 +86,12 @@ def to_record(index: int, value) -> Record:
         if "http" in value and not isinstance(value["http"], dict):
             record.problem = (where / "http", "'http' must be an object")
             record.http = None
+        if isinstance(value.get("probe"), str):
+            record.probe = value["probe"]
+        status = record.status
+        if status is not None and status >= 400 and record.message is not None and not is_jsonrpc(record.message):
+            # An HTTP error's own JSON body (OAuth's {"error": "invalid_token"}), not JSON-RPC.
+            record.raw_body, record.message = json.dumps(record.message), None
         return record
     if isinstance(value, (dict, list)):
         return Record(index, where, None, value)

@@ -23,6 +23,7 @@ class Record:
     http_base: Pointer | None = None  # where the HTTP facts are in the file (JSONL: /<line>/http)
     header_pointers: dict[str, Pointer] | None = None  # lower-case name -> pointer (HAR header lists)
     embedded: object = None  # har.Embedded: where the message's JSON sits inside a HAR string
+    probe: str | None = None  # `mcplint audit --record`: the probe that sent this deliberately odd request
 
     @property
     def line_pointer(self) -> Pointer:
@@ -66,6 +67,14 @@ class Record:
     def http_pointer(self) -> Pointer:
         """The HTTP facts of the record (status for a response, method and url for a request)."""
         return self.http_base if self.http_base is not None else self.line_pointer / "http"
+
+
+def is_jsonrpc(value: Any) -> bool:
+    """A JSON-RPC message or batch (by its `jsonrpc` member), as opposed to some other JSON
+    body an HTTP error may carry, such as an OAuth error ({"error": "invalid_token"})."""
+    if isinstance(value, list):
+        return any(isinstance(item, dict) and "jsonrpc" in item for item in value)
+    return isinstance(value, dict) and "jsonrpc" in value
 
 
 def headers_dict(pairs: Any) -> dict[str, str]:
