@@ -19,7 +19,7 @@ from mcplint import __version__, config as config_module, discovery, engine, rep
 from mcplint.audit import options as audit_options
 from mcplint.audit import runner
 from mcplint.audit.recorder import Recorder
-from mcplint.commands.check import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, _want_color, _write
+from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
 from mcplint.summary import summarize
@@ -150,14 +150,14 @@ def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_o
     to_terminal = output is None and sys.stdout.isatty()
     ctx = reporters.ReportContext(
         rules=rule_classes, summary=summary, tool_version=__version__, files=tuple(result.files),
-        color=_want_color(to_terminal) if fmt == "rich" else False,
+        color=want_color(to_terminal) if fmt == "rich" else False,
         width=shutil.get_terminal_size((100, 24)).columns if to_terminal else 100,
         sources=result.sources, levels=plan.severity,
     )
     text = _render(fmt, result.findings, ctx, label, url)
-    _write(text, output)
+    write_report(text, output)
     if sarif_output is not None:
-        _write(text if fmt == "sarif" else _render("sarif", result.findings, ctx, label, url), sarif_output)
+        write_report(text if fmt == "sarif" else _render("sarif", result.findings, ctx, label, url), sarif_output)
     if result.errors:
         return EXIT_ERROR
     threshold = fail_on or cfg.fail_on

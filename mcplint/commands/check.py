@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 from pathlib import Path
 
 from mcplint import __version__, ci, config as config_module, discovery, engine, reporters
 from mcplint import baseline as baseline_module, suppressions
+from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
 from mcplint.summary import summarize
 from mcplint.versions import VERSIONS
 
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,
@@ -64,15 +63,15 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         summary=summary,
         tool_version=__version__,
         files=tuple(result.files),
-        color=_want_color(to_terminal) if fmt == "rich" else False,
+        color=want_color(to_terminal) if fmt == "rich" else False,
         width=shutil.get_terminal_size((100, 24)).columns if to_terminal else 100,
         sources=result.sources,
         levels=plan.severity,
     )
     text = reporters.render(fmt, result.findings, ctx)
-    _write(text, output)
+    write_report(text, output)
     if sarif_output is not None:
-        _write(text if fmt == "sarif" else reporters.render("sarif", result.findings, ctx), sarif_output)
+        write_report(text if fmt == "sarif" else reporters.render("sarif", result.findings, ctx), sarif_output)
     if summary_file := ci.step_summary_file(fmt):
         ci.append_step_summary(result.findings, ctx, summary_file)
 
@@ -83,23 +82,3 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         return EXIT_OK
     rank = Severity(threshold).rank
     return EXIT_FINDINGS if any(f.severity.rank >= rank for f in result.findings) else EXIT_OK
-
-
-def _want_color(to_terminal: bool) -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
-    force = os.environ.get("FORCE_COLOR")
-    if force and force != "0":  # rich treats FORCE_COLOR=0 as "force"; we do not
-        return True
-    return to_terminal and os.environ.get("TERM") != "dumb"
-
-
-def _write(text: str, output: Path | None) -> None:
-    if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise MCPLintError(f"{output}: cannot write report: {err.strerror or err}") from None
