@@ -85,7 +85,7 @@ def test_walking_skips_vendor_folders_and_non_manifests(tmp_path):
     assert proc.returncode == 1, proc.stderr
     assert {f["path"].split("/")[-2] for f in findings_of(proc)} == {"mcp"}
     stderr = proc.stderr.decode()
-    assert "1 manifest(s) linted, 2 file(s) skipped" in stderr
+    assert "1 manifest(s) and 0 capture(s) linted, 2 file(s) skipped" in stderr
     assert "skipped" in stderr and "package.json: not an MCP tool manifest" in stderr
 
 

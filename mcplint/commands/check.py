@@ -40,12 +40,14 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
     if verbose:
         for path, why in result.skipped:
             print(f"mcplint: skipped {path}: {why}", file=sys.stderr)
-        print(f"mcplint: {len(result.files)} manifest(s) linted, {len(result.skipped)} file(s) skipped", file=sys.stderr)
+        captures = sum(1 for f in result.files if f.is_capture)
+        print(f"mcplint: {len(result.files) - captures} manifest(s) and {captures} capture(s) linted, "
+              f"{len(result.skipped)} file(s) skipped", file=sys.stderr)
     for message in result.errors:
         print(f"mcplint: error: {message}", file=sys.stderr)
     if not result.files and not result.errors and not skip_non_manifests:
         hint = "" if verbose or not result.skipped else f" ({len(result.skipped)} file(s) skipped; -v says why)"
-        raise MCPLintError(f"no MCP tool manifests found in {', '.join(paths)}{hint}")
+        raise MCPLintError(f"no MCP tool manifests or captures found in {', '.join(paths)}{hint}")
 
     for warning in suppressions.unused_config_ignores(cfg, plan, result.files):
         print(f"mcplint: warning: {warning}", file=sys.stderr)
