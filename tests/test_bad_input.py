@@ -102,7 +102,7 @@ def test_folder_without_manifests(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "x", "version": "1.0.0"}')
     (tmp_path / "notes.txt").write_text("hello")
     proc = run_mcplint("check", str(tmp_path), "--format", "json")
-    assert_one_line_error(proc, "no MCP tool manifests found", "1 file(s) skipped")
+    assert_one_line_error(proc, "no MCP tool manifests or captures found", "1 file(s) skipped")
 
 
 @pytest.mark.parametrize("content,found", [

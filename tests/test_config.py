@@ -80,7 +80,7 @@ def test_per_file_ignores_with_glob_and_pointer(repo):
 def test_exclude_glob_applies_to_walked_files(repo):
     (repo / ".mcplint.yaml").write_text("exclude: ['mcp/**']\n")
     proc, _ = check(repo)
-    assert proc.returncode == 2 and b"no MCP tool manifests found" in proc.stderr
+    assert proc.returncode == 2 and b"no MCP tool manifests or captures found" in proc.stderr
 
 
 def test_protocol_version_from_config(repo):
