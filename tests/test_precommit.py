@@ -64,7 +64,7 @@ UNRELATED = {
     "package.json": '{"name": "weather-server", "version": "1.0.0", "scripts": {"start": "node index.js"}}\n',
     "tsconfig.json": '{\n  // comments: not valid JSON\n  "compilerOptions": {"strict": true,},\n}\n',
     "docker-compose.yml": "services:\n  server:\n    image: weather:latest\n",
-    "logs/events.jsonl": '{"level": "info", "msg": "started"}\n{"level": "info", "msg": "stopped"}\n',
+    "events.jsonl": '{"level": "info", "msg": "started"}\n{"level": "info", "msg": "stopped"}\n',
 }
 GOOD_TRANSCRIPT = _transcript()
 # Looks like a broken manifest, so `check --skip-non-manifests` would fail (exit 2) on it:
