@@ -35,6 +35,7 @@ class ForeignOriginAccepted(TrafficRule):
     severity = Severity.ERROR
     versions = versions.since(versions.V2025_11_25)
     needs = "request with a foreign Origin"
+    remedy = "reject it with 403 Forbidden"  # MCP822 says this for the versions before 403 was fixed
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)
@@ -45,6 +46,6 @@ class ForeignOriginAccepted(TrafficRule):
         if is_success(record.status):
             yield Violation(
                 record.http_pointer / "status",
-                f"Request from the foreign Origin {origin!r} answered {record.status}; reject it with 403 Forbidden",
+                f"Request from the foreign Origin {origin!r} answered {record.status}; {self.remedy}",
                 related=((request.header_pointer("origin"), "the Origin header"),),
             )

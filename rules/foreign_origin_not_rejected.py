@@ -1,10 +1,9 @@
 from mcplint import versions
-from mcplint.capture.http import first_of_response, foreign_origin, is_success
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint_rules.foreign_origin_accepted import ForeignOriginAccepted  # the same check, before 403 was fixed
 
 
-class ForeignOriginNotRejected(TrafficRule):
+class ForeignOriginNotRejected(ForeignOriginAccepted):
     """The server serves a request whose Origin names another site (before 2025-11-25).
 
     ## Why
@@ -34,16 +33,4 @@ class ForeignOriginNotRejected(TrafficRule):
     severity = Severity.WARNING
     versions = versions.until(versions.V2025_06_18)
     needs = "request with a foreign Origin"
-
-    def check_record(self, record, session, ctx):
-        request = first_of_response(record, session)
-        origin = foreign_origin(request) if request is not None else None
-        if origin is None:
-            return
-        session.assess(self)
-        if is_success(record.status):
-            yield Violation(
-                record.http_pointer / "status",
-                f"Request from the foreign Origin {origin!r} answered {record.status}; validate Origin and reject it",
-                related=((request.header_pointer("origin"), "the Origin header"),),
-            )
+    remedy = "validate Origin and reject it"

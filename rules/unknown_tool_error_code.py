@@ -1,9 +1,9 @@
-from mcplint.capture.errors import error_code, is_transport_rejection, note_catalog, unknown_tool
+from mcplint.capture.errors import UnknownToolRule, error_code, is_transport_rejection
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.rule import Violation
 
 
-class UnknownToolErrorCode(TrafficRule):
+class UnknownToolErrorCode(UnknownToolRule):
     """An unknown tool is rejected with a JSON-RPC error code other than -32602.
 
     ## Why
@@ -32,28 +32,12 @@ class UnknownToolErrorCode(TrafficRule):
     """
 
     code = "MCP706"
-    kinds = frozenset({"notification"})
-    methods = frozenset({"notifications/tools/list_changed", "tools/list", "tools/call"})
     name = "unknown-tool-error-code"
     checklist = (9,)
     category = "protocol"
     severity = Severity.WARNING
-    needs = "tools/call of a tool missing from a complete tools/list"
 
-    def check_message(self, message, session, ctx):
-        if message.kind == "notification" and message.method == "notifications/tools/list_changed":
-            note_catalog(session, message=message)
-        return iter(())
-
-    def check_exchange(self, exchange, session, ctx):
-        method = exchange.method
-        if method == "tools/list":
-            note_catalog(session, exchange=exchange)
-            return
-        name = unknown_tool(exchange, session) if method == "tools/call" else None
-        if name is None:
-            return
-        session.assess(self)
+    def check_unknown(self, name, exchange, session, ctx):
         response = exchange.response
         error = response.error
         code = error_code(error) if error is not None else None

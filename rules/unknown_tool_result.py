@@ -1,9 +1,9 @@
-from mcplint.capture.errors import is_error_result, note_catalog, unknown_tool
+from mcplint.capture.errors import UnknownToolRule, is_error_result
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.rule import Violation
 
 
-class UnknownToolResult(TrafficRule):
+class UnknownToolResult(UnknownToolRule):
     """A call of a tool that tools/list does not list is answered with a result, not a JSON-RPC error.
 
     ## Why
@@ -33,28 +33,12 @@ class UnknownToolResult(TrafficRule):
     """
 
     code = "MCP705"
-    kinds = frozenset({"notification"})
-    methods = frozenset({"notifications/tools/list_changed", "tools/list", "tools/call"})
     name = "unknown-tool-result"
     checklist = (9,)
     category = "protocol"
     severity = Severity.ERROR
-    needs = "tools/call of a tool missing from a complete tools/list"
 
-    def check_message(self, message, session, ctx):
-        if message.kind == "notification" and message.method == "notifications/tools/list_changed":
-            note_catalog(session, message=message)
-        return iter(())
-
-    def check_exchange(self, exchange, session, ctx):
-        method = exchange.method
-        if method == "tools/list":
-            note_catalog(session, exchange=exchange)
-            return
-        name = unknown_tool(exchange, session) if method == "tools/call" else None
-        if name is None:
-            return
-        session.assess(self)
+    def check_unknown(self, name, exchange, session, ctx):
         response = exchange.response
         result = response.result
         if result is None:

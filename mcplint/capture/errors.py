@@ -4,6 +4,8 @@ server's tool catalogue says, generic messages, and stack traces or internal pat
 
 from __future__ import annotations
 
+from mcplint.rule import TrafficRule
+
 import re
 from typing import Any
 
@@ -254,3 +256,32 @@ def strings_in(value: Any, path: tuple = (), depth: int = 0, limit: int = 50):
     elif depth < 4 and isinstance(value, list):
         for i, item in enumerate(value[:limit]):
             yield from strings_in(item, (*path, i), depth + 1, limit)
+
+
+class UnknownToolRule(TrafficRule):
+    """Base of the rules about calls of a tool that the session's complete, current
+    tools/list does not have: it follows the list (pages, list_changed notifications)
+    and hands each such call to ``check_unknown``."""
+
+    kinds = frozenset({"notification"})
+    methods = frozenset({"notifications/tools/list_changed", "tools/list", "tools/call"})
+    checklist = (9,)
+    needs = "tools/call of a tool missing from a complete tools/list"
+
+    def check_message(self, message, session, ctx):
+        if message.kind == "notification" and message.method == "notifications/tools/list_changed":
+            note_catalog(session, message=message)
+        return iter(())
+
+    def check_exchange(self, exchange, session, ctx):
+        if exchange.method == "tools/list":
+            note_catalog(session, exchange=exchange)
+            return iter(())
+        name = unknown_tool(exchange, session)
+        if name is None:
+            return iter(())
+        session.assess(self)
+        return self.check_unknown(name, exchange, session, ctx)
+
+    def check_unknown(self, name: str, exchange, session, ctx):
+        raise NotImplementedError
