@@ -1,10 +1,11 @@
 from mcplint import versions
 from mcplint.capture import content
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.capture.content_rule import ContentRule
+from mcplint.rule import Violation
 
 
-class AnnotationLastModifiedInvalid(TrafficRule):
+class AnnotationLastModifiedInvalid(ContentRule):
     r"""A content block's `annotations.lastModified` is not an ISO 8601 timestamp, or predates the version that defines it.
 
     ## Why
@@ -34,17 +35,7 @@ class AnnotationLastModifiedInvalid(TrafficRule):
     versions = versions.ALL
     needs = "tools/call, prompts/get or resources/read result"
 
-    def check_exchange(self, exchange, session, ctx):
-        walk = content.walk(exchange, session.version)
-        if walk is None:
-            return ()
-        if self.checklist[0] not in session.assessed:
-            session.assess(self)
-        if walk.plain:
-            return ()  # only plain text blocks
-        return self._check(walk, session.version)
-
-    def _check(self, walk, version):
+    def check_walk(self, walk, version):
         for ptr, block, _ in walk.typed:
             annotations = block.get("annotations")
             if isinstance(annotations, dict) and "lastModified" in annotations:

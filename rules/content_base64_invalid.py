@@ -1,10 +1,11 @@
 from mcplint import versions
-from mcplint.capture import content
+from mcplint.capture import media
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.capture.content_rule import ContentRule
+from mcplint.rule import Violation
 
 
-class ContentBase64Invalid(TrafficRule):
+class ContentBase64Invalid(ContentRule):
     r"""An image or audio block's `data`, or a resource's `blob`, is not valid base64.
 
     ## Why
@@ -35,24 +36,14 @@ class ContentBase64Invalid(TrafficRule):
     versions = versions.ALL
     needs = "tools/call, prompts/get or resources/read result"
 
-    def check_exchange(self, exchange, session, ctx):
-        walk = content.walk(exchange, session.version)
-        if walk is None:
-            return ()
-        if self.checklist[0] not in session.assessed:
-            session.assess(self)
-        if walk.plain:
-            return ()  # only plain text blocks
-        return self._check(walk, session.version)
-
-    def _check(self, walk, version):
+    def check_walk(self, walk, version):
         for ptr, block, kind in walk.typed:
             if kind in ("image", "audio") and isinstance(block.get("data"), str):
-                problem = content.base64_problem(block["data"])
+                problem = media.base64_problem(block["data"])
                 if problem:
                     yield Violation(ptr / "data", f"{kind.capitalize()} data {problem}")
         for ptr, contents in walk.contents:
             if isinstance(contents.get("blob"), str):
-                problem = content.base64_problem(contents["blob"])
+                problem = media.base64_problem(contents["blob"])
                 if problem:
                     yield Violation(ptr / "blob", f"Resource blob {problem}")

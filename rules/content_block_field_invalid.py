@@ -1,10 +1,11 @@
 from mcplint import versions
 from mcplint.capture import content
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.capture.content_rule import ContentRule
+from mcplint.rule import Violation
 
 
-class ContentBlockFieldInvalid(TrafficRule):
+class ContentBlockFieldInvalid(ContentRule):
     r"""A content block or resource contents object lacks a required member or has one of the wrong type.
 
     ## Why
@@ -36,17 +37,7 @@ class ContentBlockFieldInvalid(TrafficRule):
     versions = versions.ALL
     needs = "tools/call, prompts/get or resources/read result"
 
-    def check_exchange(self, exchange, session, ctx):
-        walk = content.walk(exchange, session.version)
-        if walk is None:
-            return ()
-        if self.checklist[0] not in session.assessed:
-            session.assess(self)
-        if walk.plain:
-            return ()  # only plain text blocks
-        return self._check(walk, session.version)
-
-    def _check(self, walk, version):
+    def check_walk(self, walk, version):
         for ptr, block, kind in walk.typed:
             for path, message in content.field_problems(block, kind, version):
                 yield Violation(content.at(ptr, path), message)

@@ -1,10 +1,11 @@
 from mcplint import versions
 from mcplint.capture import content
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.capture.content_rule import ContentRule
+from mcplint.rule import Violation
 
 
-class ContentBlockTypeInvalid(TrafficRule):
+class ContentBlockTypeInvalid(ContentRule):
     r"""A content block has no `type`, an unknown one, or one the session's protocol version does not define.
 
     ## Why
@@ -35,17 +36,7 @@ class ContentBlockTypeInvalid(TrafficRule):
     versions = versions.ALL
     needs = "tools/call, prompts/get or resources/read result"
 
-    def check_exchange(self, exchange, session, ctx):
-        walk = content.walk(exchange, session.version)
-        if walk is None:
-            return ()
-        if self.checklist[0] not in session.assessed:
-            session.assess(self)
-        if walk.plain:
-            return ()  # only plain text blocks
-        return self._check(walk, session.version)
-
-    def _check(self, walk, version):
+    def check_walk(self, walk, version):
         for ptr, block in walk.blocks:
             problem = content.type_problem(block, version)
             if problem:

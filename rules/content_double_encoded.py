@@ -1,10 +1,11 @@
 from mcplint import versions
 from mcplint.capture import content
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.capture.content_rule import ContentRule
+from mcplint.rule import Violation
 
 
-class ContentDoubleEncoded(TrafficRule):
+class ContentDoubleEncoded(ContentRule):
     r"""A text block holds a JSON-stringified array of content blocks instead of the blocks themselves.
 
     ## Why
@@ -33,16 +34,9 @@ class ContentDoubleEncoded(TrafficRule):
     severity = Severity.WARNING
     versions = versions.ALL
     needs = "tools/call, prompts/get or resources/read result"
+    skip_plain = False  # plain text blocks are what it checks
 
-    def check_exchange(self, exchange, session, ctx):
-        walk = content.walk(exchange, session.version)
-        if walk is None:
-            return ()
-        if self.checklist[0] not in session.assessed:
-            session.assess(self)
-        return self._check(walk, session.version)
-
-    def _check(self, walk, version):
+    def check_walk(self, walk, version):
         for ptr, block, kind in walk.typed:
             if kind == "text" and isinstance(block.get("text"), str):
                 count = content.double_encoded(block["text"])

@@ -1,10 +1,11 @@
 from mcplint import versions
 from mcplint.capture import content
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.capture.content_rule import ContentRule
+from mcplint.rule import Violation
 
 
-class ContentMetaInvalid(TrafficRule):
+class ContentMetaInvalid(ContentRule):
     r"""A content block or resource contents object has `_meta` where the version defines none, or `_meta` keys that break the naming rules.
 
     ## Why
@@ -36,17 +37,7 @@ class ContentMetaInvalid(TrafficRule):
     versions = versions.ALL
     needs = "tools/call, prompts/get or resources/read result"
 
-    def check_exchange(self, exchange, session, ctx):
-        walk = content.walk(exchange, session.version)
-        if walk is None:
-            return ()
-        if self.checklist[0] not in session.assessed:
-            session.assess(self)
-        if walk.plain:
-            return ()  # only plain text blocks
-        return self._check(walk, session.version)
-
-    def _check(self, walk, version):
+    def check_walk(self, walk, version):
         for ptr, block, _ in walk.typed:
             for path, message in content.meta_problems(block, version, "content blocks"):
                 yield Violation(content.at(ptr, path), message[:1].upper() + message[1:], at_key=len(path) > 1)

@@ -1,10 +1,11 @@
 from mcplint import versions
-from mcplint.capture import content
+from mcplint.capture import media
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.capture.content_rule import ContentRule
+from mcplint.rule import Violation
 
 
-class ContentMimeTypeInvalid(TrafficRule):
+class ContentMimeTypeInvalid(ContentRule):
     r"""A content block's or resource's `mimeType` is not a MIME type, or does not match the block or its data.
 
     ## Why
@@ -35,28 +36,18 @@ class ContentMimeTypeInvalid(TrafficRule):
     versions = versions.ALL
     needs = "tools/call, prompts/get or resources/read result"
 
-    def check_exchange(self, exchange, session, ctx):
-        walk = content.walk(exchange, session.version)
-        if walk is None:
-            return ()
-        if self.checklist[0] not in session.assessed:
-            session.assess(self)
-        if walk.plain:
-            return ()  # only plain text blocks
-        return self._check(walk, session.version)
-
-    def _check(self, walk, version):
+    def check_walk(self, walk, version):
         for ptr, block, kind in walk.typed:
             mime = block.get("mimeType")
             if isinstance(mime, str):
                 data = block.get("data") if kind in ("image", "audio") else None
-                valid = isinstance(data, str) and content.base64_problem(data) is None
-                problem = content.mime_problem(mime, kind if kind in ("image", "audio") else None, data if valid else None)
+                valid = isinstance(data, str) and media.base64_problem(data) is None
+                problem = media.mime_problem(mime, kind if kind in ("image", "audio") else None, data if valid else None)
                 if problem:
                     yield Violation(ptr / "mimeType", problem[:1].upper() + problem[1:])
         for ptr, contents in walk.contents:
             mime = contents.get("mimeType")
             if isinstance(mime, str):
-                problem = content.mime_problem(mime)
+                problem = media.mime_problem(mime)
                 if problem:
                     yield Violation(ptr / "mimeType", problem[:1].upper() + problem[1:])

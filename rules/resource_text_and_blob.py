@@ -1,10 +1,10 @@
 from mcplint import versions
-from mcplint.capture import content
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.capture.content_rule import ContentRule
+from mcplint.rule import Violation
 
 
-class ResourceTextAndBlob(TrafficRule):
+class ResourceTextAndBlob(ContentRule):
     r"""A resource's contents carry both `text` and `blob`.
 
     ## Why
@@ -34,17 +34,7 @@ class ResourceTextAndBlob(TrafficRule):
     versions = versions.ALL
     needs = "tools/call, prompts/get or resources/read result"
 
-    def check_exchange(self, exchange, session, ctx):
-        walk = content.walk(exchange, session.version)
-        if walk is None:
-            return ()
-        if self.checklist[0] not in session.assessed:
-            session.assess(self)
-        if walk.plain:
-            return ()  # only plain text blocks
-        return self._check(walk, session.version)
-
-    def _check(self, walk, version):
+    def check_walk(self, walk, version):
         for ptr, contents in walk.contents:
             if "text" in contents and "blob" in contents:
                 yield Violation(ptr / "blob", "Resource contents carry both text and blob; send text for textual content "

@@ -1,10 +1,11 @@
 from mcplint import versions
 from mcplint.capture import content
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.capture.content_rule import ContentRule
+from mcplint.rule import Violation
 
 
-class ResultContentShapeInvalid(TrafficRule):
+class ResultContentShapeInvalid(ContentRule):
     r"""A tools/call, prompts/get or resources/read result lacks its content array or has it in the wrong shape.
 
     ## Why
@@ -35,16 +36,9 @@ class ResultContentShapeInvalid(TrafficRule):
     severity = Severity.ERROR
     versions = versions.ALL
     needs = "tools/call, prompts/get or resources/read result"
+    skip_plain = False  # plain text blocks are what it checks
 
-    def check_exchange(self, exchange, session, ctx):
-        walk = content.walk(exchange, session.version)
-        if walk is None:
-            return ()
-        if self.checklist[0] not in session.assessed:
-            session.assess(self)
-        return self._check(walk, session.version)
-
-    def _check(self, walk, version):
+    def check_walk(self, walk, version):
         base = walk.exchange.response.ptr / "result"
         for path, message in content.result_shape_problems(walk.exchange.method, walk.result):
             yield Violation(content.at(base, path), message)
