@@ -1,9 +1,8 @@
-from mcplint.capture.errors import AD_HOC, code_verdict, error_code, server_error
+from mcplint.capture.errors import ErrorCodeRule, AD_HOC
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
 
 
-class ErrorCodeAdHoc(TrafficRule):
+class ErrorCodeAdHoc(ErrorCodeRule):
     """A JSON-RPC error code that is an HTTP status (404, 500) or a placeholder (-1, 0).
 
     ## Why
@@ -28,24 +27,11 @@ class ErrorCodeAdHoc(TrafficRule):
     """
 
     code = "MCP704"
-    senders = frozenset({"server"})
-    kinds = frozenset({"response"})
-    errors_only = True
     name = "error-code-ad-hoc"
     checklist = (8,)
     category = "protocol"
     severity = Severity.WARNING
-    needs = "JSON-RPC error response"
+    verdicts = frozenset({AD_HOC})
 
-    def check_message(self, message, session, ctx):
-        error = server_error(message)
-        if error is None:
-            return
-        session.assess(self)
-        code = error_code(error)
-        if code is None:
-            return
-        verdict, why = code_verdict(code, ctx.version)
-        if verdict == AD_HOC:
-            yield Violation(message.ptr / "error" / "code",
-                            f"{why}; use a standard code such as -32601, -32602 or -32603")
+    def advice(self, code, why, version):
+        return f"{why}; use a standard code such as -32601, -32602 or -32603"

@@ -1,10 +1,9 @@
 from mcplint import versions
-from mcplint.capture.errors import LEGACY_RANGE, code_verdict, error_code, server_error
+from mcplint.capture.errors import ErrorCodeRule, LEGACY_RANGE
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
 
 
-class ErrorCodeLegacyRange(TrafficRule):
+class ErrorCodeLegacyRange(ErrorCodeRule):
     """A 2026-07-28 error uses the legacy implementation-defined range -32000..-32019.
 
     ## Why
@@ -32,15 +31,8 @@ class ErrorCodeLegacyRange(TrafficRule):
     category = "protocol"
     severity = Severity.INFO
     versions = versions.since(versions.V2026_07_28)
-    needs = "JSON-RPC error response"
+    verdicts = frozenset({LEGACY_RANGE})
 
-    def check_message(self, message, session, ctx):
-        error = server_error(message)
-        if error is None:
-            return
-        session.assess(self)
-        code = error_code(error)
-        if code is not None and code_verdict(code, ctx.version)[0] == LEGACY_RANGE:
-            yield Violation(message.ptr / "error" / "code",
-                            f"error code {code} is in the legacy range -32000..-32019; new implementations "
-                            "should use a standard code or an application code outside -32768..-32000")
+    def advice(self, code, why, version):
+        return (f"error code {code} is in the legacy range -32000..-32019; new implementations "
+                "should use a standard code or an application code outside -32768..-32000")

@@ -1,10 +1,9 @@
 from mcplint import versions
-from mcplint.capture.errors import OTHER_VERSION, code_verdict, error_code, server_error
+from mcplint.capture.errors import ErrorCodeRule, OTHER_VERSION
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
 
 
-class ErrorCodeOtherVersion(TrafficRule):
+class ErrorCodeOtherVersion(ErrorCodeRule):
     """An MCP error code sent under a protocol version that does not define it.
 
     ## Why
@@ -34,24 +33,12 @@ class ErrorCodeOtherVersion(TrafficRule):
     """
 
     code = "MCP702"
-    senders = frozenset({"server"})
-    kinds = frozenset({"response"})
-    errors_only = True
     name = "error-code-other-version"
     checklist = (8,)
     category = "protocol"
     severity = Severity.WARNING
     versions = versions.until(versions.V2025_11_25)
-    needs = "JSON-RPC error response"
+    verdicts = frozenset({OTHER_VERSION})
 
-    def check_message(self, message, session, ctx):
-        error = server_error(message)
-        if error is None:
-            return
-        session.assess(self)
-        code = error_code(error)
-        if code is None:
-            return
-        verdict, why = code_verdict(code, ctx.version)
-        if verdict == OTHER_VERSION:
-            yield Violation(message.ptr / "error" / "code", f"{why}; use a code {ctx.version} defines")
+    def advice(self, code, why, version):
+        return f"{why}; use a code {version} defines"

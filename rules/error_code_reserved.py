@@ -1,9 +1,8 @@
-from mcplint.capture.errors import RESERVED_UNDEFINED, RETIRED, code_verdict, error_code, server_error
+from mcplint.capture.errors import ErrorCodeRule, RESERVED_UNDEFINED, RETIRED
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
 
 
-class ErrorCodeReserved(TrafficRule):
+class ErrorCodeReserved(ErrorCodeRule):
     """An error code from a reserved range that the protocol version does not define.
 
     ## Why
@@ -29,23 +28,11 @@ class ErrorCodeReserved(TrafficRule):
     """
 
     code = "MCP701"
-    senders = frozenset({"server"})
-    kinds = frozenset({"response"})
-    errors_only = True
     name = "error-code-reserved"
     checklist = (8,)
     category = "protocol"
     severity = Severity.ERROR
-    needs = "JSON-RPC error response"
+    verdicts = frozenset({RESERVED_UNDEFINED, RETIRED})
 
-    def check_message(self, message, session, ctx):
-        error = server_error(message)
-        if error is None:
-            return
-        session.assess(self)
-        code = error_code(error)
-        if code is None:
-            return
-        verdict, why = code_verdict(code, ctx.version)
-        if verdict in (RESERVED_UNDEFINED, RETIRED):
-            yield Violation(message.ptr / "error" / "code", f"{why}; use a standard code or one {ctx.version} defines")
+    def advice(self, code, why, version):
+        return f"{why}; use a standard code or one {version} defines"

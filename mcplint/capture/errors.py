@@ -4,7 +4,7 @@ server's tool catalogue says, generic messages, and stack traces or internal pat
 
 from __future__ import annotations
 
-from mcplint.rule import TrafficRule
+from mcplint.rule import TrafficRule, Violation
 
 import re
 from typing import Any
@@ -284,4 +284,30 @@ class UnknownToolRule(TrafficRule):
         return self.check_unknown(name, exchange, session, ctx)
 
     def check_unknown(self, name: str, exchange, session, ctx):
+        raise NotImplementedError
+
+
+class ErrorCodeRule(TrafficRule):
+    """Base of the error-code rules (MCP701-MCP704): each judges the server's error codes
+    that ``code_verdict`` puts in one of its ``verdicts``, saying ``advice(code, why, version)``."""
+
+    senders = frozenset({"server"})
+    kinds = frozenset({"response"})
+    errors_only = True
+    needs = "JSON-RPC error response"
+    verdicts: frozenset = frozenset()
+
+    def check_message(self, message, session, ctx):
+        error = server_error(message)
+        if error is None:
+            return
+        session.assess(self)
+        code = error_code(error)
+        if code is None:
+            return
+        verdict, why = code_verdict(code, ctx.version)
+        if verdict in self.verdicts:
+            yield Violation(message.ptr / "error" / "code", self.advice(code, why, ctx.version))
+
+    def advice(self, code: int, why: str, version: str) -> str:
         raise NotImplementedError
