@@ -10,7 +10,10 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from datetime import datetime
+import re
+from array import array
+from bisect import bisect_left
+from datetime import datetime, timedelta, timezone
 
 from mcplint.capture import sse
 from mcplint.capture.records import CLIENT, SERVER, Record, headers_dict, is_jsonrpc
@@ -29,6 +32,14 @@ class Embedded:
     def __init__(self, string_pointer: Pointer, body: str, offset: int, length: int, exact: bool) -> None:
         self.string_pointer, self.body, self.offset, self.length, self.exact = string_pointer, body, offset, length, exact
         self._map: JsonSourceMap | None = None
+
+    def prepare(self, pointers) -> None:
+        if self._map is None:
+            self._map = JsonSourceMap(self.body[self.offset: self.offset + self.length])
+        try:
+            self._map.prepare(pointers)
+        except (ValueError, IndexError):  # not valid JSON: offsets() answers the whole message
+            pass
 
     def offsets(self, inner: Pointer, key: bool) -> tuple[int, int, Pointer]:
         if self._map is None:
@@ -49,7 +60,7 @@ def records(document: Document) -> list[Record]:
             document.path, f"no MCP traffic in this HAR file: none of its {len(entries)} entries carries JSON-RPC"
         )
     mcp = [(i, e) for i, e in entries if _url(e) in endpoints]
-    mcp.sort(key=lambda item: (_started(item[1]), item[0]))
+    mcp.sort(key=lambda item: (*_started(item[1]), item[0]))
     found: list[Record] = []
     for original, entry in mcp:
         found.extend(_entry_records(original, entry))
@@ -80,13 +91,24 @@ def _carries_jsonrpc(entry: dict) -> bool:
     return any(isinstance(t, str) and '"jsonrpc"' in t for t in texts)
 
 
-def _started(entry: dict) -> datetime:
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _started(entry: dict) -> tuple[int, int]:
+    """Sort key of an entry's start time: (0, microseconds since 1970 UTC) when it is an ISO
+    8601 time (one without a zone is taken as UTC), else (1, 0): such entries keep their file
+    order after the dated ones. Integers, so the order is total whatever the file holds
+    (naive and aware times mixed, years past 9999, numbers, nothing at all)."""
     stamp = entry.get("startedDateTime")
+    if not isinstance(stamp, str) or len(stamp) > 64:
+        return 1, 0
     try:
-        moment = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
-        return moment if moment.tzinfo else moment.astimezone()
-    except ValueError:
-        return datetime.max.astimezone()
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00").replace("z", "+00:00"))
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        return 0, (moment - _EPOCH) // timedelta(microseconds=1)
+    except (ValueError, OverflowError, TypeError):
+        return 1, 0
 
 
 def _body(content) -> tuple[str | None, bool]:
@@ -174,9 +196,20 @@ class HarSource:
         self.map: JsonSourceMap = document.source_map
         self.embedded = {tuple(map(str, r.base)): r.embedded for r in found if getattr(r, "embedded", None)}
         self._lines: LineIndex | None = None
+        self._strings: dict[int, _StringOffsets] = {}  # quote offset -> escapes of that string
 
     def prepare(self, pointers) -> None:
-        self.map.prepare([self._outer(p)[0] for p in pointers])
+        """Resolve all pointers in one walk of the file and one walk of each embedded message
+        named (not one walk per finding: a body can hold thousands of them)."""
+        outer, inner = [], {}
+        for pointer in pointers:
+            string_pointer, embedded, rest = self._outer(pointer)
+            outer.append(string_pointer)
+            if embedded is not None:
+                inner.setdefault(id(embedded), (embedded, []))[1].append(rest)
+        self.map.prepare(outer)
+        for embedded, rests in inner.values():
+            embedded.prepare(rests)
 
     def _outer(self, pointer: Pointer) -> tuple[Pointer, Embedded | None, Pointer]:
         tokens = tuple(map(str, pointer))
@@ -194,22 +227,34 @@ class HarSource:
         if embedded is None or not embedded.exact or found != outer:
             return self._lines.span(start, end), found
         inner_start, inner_end, inner_found = embedded.offsets(inner, key)
-        raw_start = _raw_offset(self.document.text, start, inner_start)
-        raw_end = _raw_offset(self.document.text, start, inner_end)
-        return self._lines.span(raw_start, raw_end), Pointer(pointer[: len(pointer) - len(inner)] + tuple(inner_found))
+        string = self._strings.get(start)
+        if string is None:
+            string = self._strings[start] = _StringOffsets(self.document.text, start, end)
+        return self._lines.span(string.raw(inner_start), string.raw(inner_end)), \
+            Pointer(pointer[: len(pointer) - len(inner)] + tuple(inner_found))
 
 
-def _raw_offset(text: str, quote: int, decoded: int) -> int:
-    """Offset in ``text`` of the ``decoded``-th character of the JSON string starting at ``quote``."""
-    i, count = quote + 1, 0
-    while count < decoded and i < len(text):
-        if text[i] == "\\":
-            if text[i + 1] == "u":
-                code = int(text[i + 2: i + 6], 16)
-                i += 12 if 0xD800 <= code < 0xDC00 and text[i + 6: i + 8] == "\\u" else 6
-            else:
-                i += 2
-        else:
-            i += 1
-        count += 1
-    return i
+# One escape of a JSON string as it decodes to one character: a surrogate pair, another
+# \uXXXX, or a two-character escape (json.loads joins a pair only if the second is low).
+_ESCAPE = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)", re.S)
+
+
+class _StringOffsets:
+    """Maps offsets in a decoded JSON string to offsets in the file's text. The escapes are
+    found once per string, so each lookup is a binary search, not a walk of the string."""
+
+    __slots__ = ("first", "escapes", "extra")
+
+    def __init__(self, text: str, quote: int, end: int) -> None:
+        self.first = quote + 1
+        self.escapes = array("q")  # decoded offset of each escaped character, ascending
+        self.extra = array("q")  # raw characters beyond one, up to and including that escape
+        extra = 0
+        for match in _ESCAPE.finditer(text, self.first, max(self.first, end - 1)):
+            self.escapes.append(match.start() - self.first - extra)
+            extra += match.end() - match.start() - 1
+            self.extra.append(extra)
+
+    def raw(self, decoded: int) -> int:
+        before = bisect_left(self.escapes, decoded)  # escapes of the characters before it
+        return self.first + decoded + (self.extra[before - 1] if before else 0)
