@@ -3,11 +3,11 @@
 The rules (non-negotiable; the README repeats them):
 
 - A tool named in ``--allow-calls`` may be called: the user has taken responsibility.
-- Any other tool may be called only when ``mcplint.risk.call_blocker`` finds nothing:
-  it claims ``readOnlyHint: true`` *and* ``openWorldHint: false``, and neither its
-  name nor its description implies a side effect (delete, send, pay, write, execute,
-  ...). Annotations are untrusted hints; auditors that trusted them alone have
-  deleted files.
+- Any other tool may be called only when ``mcplint.audit.call_gate.call_refusal``
+  finds nothing: it claims ``readOnlyHint: true`` *and* ``openWorldHint: false``, its
+  name starts with a read verb, and nothing in its name, description, titles or input
+  schema implies a side effect or is ambiguous. The gate fails closed. Annotations are
+  untrusted hints; auditors that trusted them alone have deleted files.
 - Two tools with the same name are one target for ``tools/call``: if either is
   unsafe, the name is (unless allowed).
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from mcplint.risk import call_blocker
+from mcplint.audit.call_gate import call_refusal
 
 MAX_VALIDATION_TOOLS = 10  # tools that receive the input-validation probes
 MAX_CALLED_TOOLS = 25  # tools called with valid arguments
@@ -58,11 +58,11 @@ def plan_calls(tools: Iterable[Any], allow_calls: Iterable[str] = (), call_read_
         if name in allowed:
             decision = Decision(name, same[0], True, "named in --allow-calls")
         else:
-            reasons = [r for r in (call_blocker(t) for t in same) if r is not None]
+            reasons = [r for r in (call_refusal(t) for t in same) if r is not None]
             if len(same) > 1 and reasons:
                 reasons = [f"another tool has the same name and {reasons[0]}"]
             decision = Decision(name, same[0], not reasons, reasons[0] if reasons else
-                                "annotated read-only and closed-world, and nothing in its name or description implies a side effect")
+                                "annotated read-only and closed-world, named with a read verb, and nothing about it implies a side effect")
         plan.decisions.append(decision)
     callable_ = [d for d in plan.decisions if d.callable]
     explicit = [d for d in callable_ if d.name in allowed]

@@ -1,0 +1,210 @@
+"""Whether a live audit may call a tool: only when everything about it says it only reads.
+
+The gate fails closed. A tool is called (without ``--allow-calls``) only when all of these hold,
+and the first that does not is the reason it is not:
+
+1. Its annotations claim ``readOnlyHint: true`` and ``openWorldHint: false``.
+2. Its name is plain (``A-Z a-z 0-9 _ - .``) and starts with a read verb (``get``, ``list``,
+   ``search``, ...; ``add`` only for numbers). After ``and``/``or``/``then`` the next part must be
+   a read verb too. No part is an effect word (``wipe``, ``pay``, ``deleteUser``), however it is
+   inflected or run together (``forcedelete``). Verbs outside the list (``check``, ``validate``,
+   ``test``, ``query``, a namespace such as ``github_``) are unknown, so ambiguous.
+3. Its description and titles, every sentence of them, contain no effect word, no red flag
+   ("permanently", "side effect"), and no ambiguous word (post, email, update, order, ...) except
+   as a noun: after an article, a preposition or a read verb ("Lists the messages").
+   Words in other scripts, and invisible characters, cannot be vetted: not called.
+4. Its input schema (property names, descriptions, and the values the audit could send) holds
+   no effect word and no red flag.
+
+Annotations are untrusted hints, and so are names and descriptions: the gate cannot stop a server
+that lies, only one that says what it does. Its lexicon (``effect_lexicon``) is separate from the
+one the annotation rules judge by (``mcplint.risk``), so widening it changes no finding.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Iterator, Mapping
+
+from mcplint.audit.effect_lexicon import (AMBIGUOUS_WORDS, ARITHMETIC_OBJECTS, ARITHMETIC_VERB, DETERMINERS,
+                                          EFFECT_WORDS, EMBEDDED_STEMS, NOUN_MODIFIERS, NUMBER_WORDS, PREPOSITIONS, READ_FORMS,
+                                          READ_VERBS, RED_FLAG_PAIRS, RED_FLAGS)
+from mcplint.risk import effective_hints
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+_NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+# Words (with a possessive or contraction), numbers, and punctuation that ends a clause.
+_TOKEN = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+|[.,;:!?()\[\]{}\"]", re.UNICODE)
+_CONJUNCTIONS = frozenset("and or then also plus after before".split())
+_MAX_SCHEMA_NODES = 2000
+
+
+def call_refusal(tool: Any) -> str | None:
+    """Why a live audit must not call ``tool``, or None when everything says it only reads."""
+    if not isinstance(tool, Mapping):
+        return "not a tool object"
+    hints = effective_hints(tool.get("annotations"))
+    if not hints.read_only:
+        return "it does not claim readOnlyHint: true"
+    if hints.open_world:
+        return "it may reach outside systems (openWorldHint is not false)"
+    return name_refusal(tool.get("name")) or texts_refusal(tool) or schema_refusal(tool.get("inputSchema"))
+
+
+def name_refusal(name: Any) -> str | None:
+    if not isinstance(name, str) or not _PLAIN_NAME.fullmatch(name):
+        return "its name has characters other than A-Z, a-z, 0-9, '_', '-' and '.', so it cannot be vetted"
+    parts = [part.lower() for part in _NAME_PART.findall(name)]
+    for index, part in enumerate(parts):
+        found = effect_word(part)
+        if found and not _arithmetic(part, parts[index + 1:]):
+            return f"name part {part!r} implies a side effect{_base_note(part, found)}"
+    for index, part in enumerate(parts):
+        if index == 0 or parts[index - 1] in _CONJUNCTIONS:
+            if part in AMBIGUOUS_WORDS:
+                return f"name part {part!r} is a verb there that may have a side effect"
+            if not _read_verb(part, parts[index + 1:]):
+                return (f"name part {part!r} is not a known read verb (get, list, read, search, find, fetch, "
+                        f"describe, show, ...), so what the tool does is unknown")
+    return None
+
+
+def texts_refusal(tool: Mapping) -> str | None:
+    """The description and the titles, every word of them."""
+    annotations = tool.get("annotations")
+    texts = [("description", tool.get("description")), ("title", tool.get("title")),
+             ("title", annotations.get("title") if isinstance(annotations, Mapping) else None)]
+    for field, text in texts:
+        if text is None:
+            continue
+        if not isinstance(text, str):
+            return f"its {field} is not text, so it cannot be vetted"
+        said = text_refusal(text, ambiguous=True)
+        if said:
+            return f"{field} {said}"
+    return None
+
+
+def schema_refusal(schema: Any) -> str | None:
+    """Property names, descriptions and the values an audit could send (const, enum, default, examples)."""
+    for count, (where, text) in enumerate(_schema_texts(schema)):
+        if count > _MAX_SCHEMA_NODES:
+            return "its input schema is too large to vet"
+        said = text_refusal(text, ambiguous=False)
+        if said:
+            return f"input schema {where} {said}"
+    return None
+
+
+def text_refusal(text: str, ambiguous: bool) -> str | None:
+    """What in free text implies an effect: 'says ...', or why the text cannot be vetted."""
+    if any(unicodedata.category(ch) in ("Cf", "Co", "Cs") or (unicodedata.category(ch) == "Cc" and ch not in "\t\n\r")
+           for ch in text):
+        return "has invisible or control characters, so it cannot be vetted"
+    words = _words(text)
+    for index, word in enumerate(words):
+        if word in _PUNCTUATION:
+            continue
+        if not word.isascii():
+            return f"has a word with letters outside A-Z ({word!r}), so it cannot be vetted"
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word in RED_FLAGS or (word, following) in RED_FLAG_PAIRS:
+            return f"says {_phrase(words, index)!r}"
+        found = effect_word(word)
+        if found and not _arithmetic(word, words[index + 1:]):
+            return f"says {_phrase(words, index)!r}"
+        if ambiguous and word in AMBIGUOUS_WORDS and not _noun_context(words, index):
+            return f"says {_phrase(words, index)!r} (a verb there, or ambiguous)"
+    return None
+
+
+def effect_word(word: str) -> str | None:
+    """The effect a single lower-case word names, directly or run together with others."""
+    if word in EFFECT_WORDS:
+        return EFFECT_WORDS[word]
+    if word in AMBIGUOUS_WORDS or word in READ_VERBS:
+        return None
+    return next((stem for stem in EMBEDDED_STEMS if stem in word), None)
+
+
+# -- helpers ------------------------------------------------------------------------------------
+_PUNCTUATION = frozenset(".,;:!?()[]{}\"")
+
+
+def _read_verb(part: str, rest: list[str]) -> bool:
+    if part == ARITHMETIC_VERB:
+        return _arithmetic(part, rest)
+    return part in READ_VERBS
+
+
+def _arithmetic(word: str, rest: list[str]) -> bool:
+    """add_numbers, "Add two integers": arithmetic, not adding a record."""
+    if EFFECT_WORDS.get(word) != ARITHMETIC_VERB:
+        return False
+    following = [w for w in rest[:4] if w not in NUMBER_WORDS and not w.isdigit()]
+    return bool(following) and following[0] in ARITHMETIC_OBJECTS
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words, camelCase and snake_case split, punctuation kept as clause breaks."""
+    text = unicodedata.normalize("NFKC", text.replace("\u2019", "'"))  # fullwidth and styled letters -> ASCII
+    words: list[str] = []
+    for token in _TOKEN.findall(text):
+        if token[0].isalpha():
+            stem = token.split("'")[0]
+            parts = _NAME_PART.findall(stem) if stem.isascii() else [stem]
+            words += [p.lower() for p in parts] or [stem.lower()]
+            if token.lower().endswith("'s"):
+                words.append("'s")  # a possessive: a noun follows
+        else:
+            words.append(token)
+    return words
+
+
+def _noun_context(words: list[str], index: int) -> bool:
+    """The word right before makes it a noun: "the post", "Lists messages", "by email"; a gerund or
+    participle only after a determiner ("the updated rows", never "by updating", "gets updated")."""
+    if index == 0:
+        return False
+    before, word = words[index - 1], words[index]
+    if before in DETERMINERS or before.isdigit():
+        return True
+    base = AMBIGUOUS_WORDS[word]
+    noun_form = word in (base, base + "s", base + "es", base[:-1] + "ies")
+    return noun_form and (before in PREPOSITIONS or before in READ_FORMS or before in NOUN_MODIFIERS)
+
+
+def _phrase(words: list[str], index: int) -> str:
+    """The word, with the adverb before it or the word after a red flag: 'permanently remove'."""
+    start, end = index, index + 1
+    if index and words[index - 1].endswith("ly") and len(words[index - 1]) > 4:
+        start -= 1
+    elif words[index] in RED_FLAGS | {"side"} and index + 1 < len(words) and words[index + 1] not in _PUNCTUATION:
+        end += 1
+    return " ".join(words[start:end])
+
+
+def _base_note(part: str, base: str) -> str:
+    return "" if part == base else f" ({base})"
+
+
+def _schema_texts(schema: Any, where: str = "") -> Iterator[tuple[str, str]]:
+    """(where, text) for every property name, description and sendable string value, depth first."""
+    stack = [(schema, where or "")]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if key == "properties" and isinstance(value, Mapping):
+                    for prop, sub in value.items():
+                        yield f"property {prop!r}", str(prop)
+                        stack.append((sub, f"property {prop!r}"))
+                elif key in ("description", "title", "const", "default") and isinstance(value, str):
+                    yield f"{key} of {at or 'the schema'}", value
+                elif key in ("enum", "examples") and isinstance(value, list):
+                    yield from ((f"{key} of {at or 'the schema'}", v) for v in value if isinstance(v, str))
+                elif isinstance(value, (Mapping, list)):
+                    stack.append((value, at))
+        elif isinstance(node, list):
+            stack.extend((item, at) for item in node)

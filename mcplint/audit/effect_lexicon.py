@@ -1,0 +1,120 @@
+"""The words the audit's call gate (``mcplint.audit.call_gate``) reads a tool by.
+
+This lexicon is the gate's alone: the annotation rules (MCP410-MCP413) use the narrower one in
+``mcplint.risk``, tuned against false findings. Here a miss can change a production server, so
+the lists are broad and every word comes with its inflections (removes, removing, removed).
+
+- ``READ_VERBS``: the only words a tool's name may start with (``get_user``, ``listFiles``).
+- ``EFFECT_WORDS``: an effect wherever it appears, in the name or any text of the tool.
+- ``AMBIGUOUS_WORDS``: an effect as a verb, a harmless noun after an article, a preposition or
+  a read verb (``get_post``, "Lists the messages"); anywhere else, the tool is not called.
+- ``RED_FLAGS``: words that announce an effect by themselves ("permanently", "irreversible").
+"""
+
+from __future__ import annotations
+
+READ_VERBS = frozenset(
+    "get list read search find fetch lookup look describe show count view retrieve browse inspect stat "
+    "compare diff explain summarize summarise analyze analyse calculate compute convert parse translate "
+    "estimate echo sum subtract multiply divide average decode encode hash detect classify is has".split()
+)
+# "add" is a read verb only for arithmetic: add_numbers, "Add two integers".
+ARITHMETIC_VERB = "add"
+ARITHMETIC_OBJECTS = frozenset(
+    "number numbers integer integers int ints float floats decimal decimals digit digits".split()
+)
+NUMBER_WORDS = frozenset("two three four several a the up".split())
+
+# Base forms; inflections are generated below. Money, destruction, execution, sending, writing,
+# access and device control: none of these is ever called on the strength of an annotation.
+_EFFECT_VERBS = (
+    # destroy
+    "delete remove erase wipe nuke purge destroy truncate reset revoke kill terminate shutdown reboot "
+    "restart halt disable enable ban unban unblock unlock overwrite shred unlink rmdir mkdir chmod chown "
+    "flush evict expire invalidate cancel suspend kick mute unmute drop obliterate annihilate "
+    # money
+    "pay refund purchase buy sell charge transfer withdraw deposit donate trade stake bet checkout "
+    # send
+    "send tweet retweet notify invite upload broadcast publish forward reply dm "
+    # write
+    "write save insert create add modify rename append upsert replace mutate alter toggle "
+    "activate deactivate enroll unenroll register unregister submit put restore revert rollback "
+    "confirm accept decline approve reject grant assign unassign "
+    # execute
+    "execute exec eval invoke spawn install uninstall deploy undeploy migrate provision mint vote "
+    "click navigate drag rotate"
+).split()
+_EFFECT_NOUNS = (
+    "payment payments payout payouts deletion deletions removal removals erasure destruction termination "
+    "revocation withdrawal withdrawals donation donations refund refunds purchase purchases shutdown "
+    "shutdowns reboot reboots uninstallation overwrite"
+).split()
+
+_AMBIGUOUS_VERBS = (
+    "post email mail sms message order book update set copy commit merge push run trigger launch "
+    "release sync import export archive format record store block lock clear stop start close open share "
+    "tag label mark flag pin star follow unfollow schedule reserve call play print turn switch fill press "
+    "move patch apply scale sign burn edit ship empty upgrade downgrade reply"
+).split()
+
+RED_FLAGS = frozenset(
+    "permanent permanently irreversible irreversibly irrevocable irrevocably destructive destructively "
+    "dangerous undone unrecoverable forever".split()
+)
+# Two-word red flags: "side effect", "side-effects".
+RED_FLAG_PAIRS = frozenset({("side", "effect"), ("side", "effects")})
+
+# Long stems that are an effect even inside a word with no separators (forcedelete, userremove).
+EMBEDDED_STEMS = (
+    "delete", "remove", "destroy", "purge", "erase", "truncate", "overwrite", "uninstall", "terminate",
+    "shutdown", "payment", "refund", "transfer", "execute", "revoke", "reboot", "restart",
+    "withdraw", "nuke", "wipe", "invoke", "purchase",
+)
+
+_IRREGULAR = {
+    "send": "sent", "sell": "sold", "buy": "bought", "pay": "paid", "write": "wrote written",
+    "run": "ran", "burn": "burnt", "shut": "shut", "bet": "bet", "put": "put", "set": "set",
+    "withdraw": "withdrew withdrawn", "overwrite": "overwrote overwritten",
+}
+
+
+def inflections(base: str) -> set[str]:
+    """base, -s/-es, -ed/-d, -ing, with y -> i, a dropped e and a doubled last consonant.
+
+    Generous on purpose: a form no one writes ("deleteed") costs nothing, a missing one is a miss.
+    No agent nouns (-er): "seller", "poster" and "printer" are too often plain nouns."""
+    forms = {base, base + "s", base + "es", base + "ed", base + "ing"}
+    if base.endswith("e"):
+        forms |= {base + "d", base[:-1] + "ing"}
+    if base.endswith("y") and base[-2:-1] not in "aeiou":
+        forms |= {base[:-1] + "ies", base[:-1] + "ied"}
+    if len(base) >= 3 and base[-1] not in "aeiouwxy" and base[-2] in "aeiou" and base[-3] not in "aeiou":
+        forms |= {base + base[-1] + "ed", base + base[-1] + "ing"}
+    forms |= set(_IRREGULAR.get(base, "").split())
+    return forms
+
+
+def _expand(bases: list[str]) -> dict[str, str]:
+    """Every inflected form -> its base form (for the reason shown to the user)."""
+    found: dict[str, str] = {}
+    for base in bases:
+        for form in inflections(base):
+            found.setdefault(form, base)
+    return found
+
+
+EFFECT_WORDS = {**_expand(_EFFECT_VERBS), **{noun: noun for noun in _EFFECT_NOUNS}}
+AMBIGUOUS_WORDS = {form: base for form, base in _expand(_AMBIGUOUS_VERBS).items() if form not in EFFECT_WORDS}
+# What makes the ambiguous word after it a noun. Only the word right before counts: with any
+# word between, "the tool posts" would read as a noun.
+DETERMINERS = frozenset(
+    "the a an this these those each every any all some no its their his her your my our latest recent "
+    "previous unread existing current specific given selected matching related pending two three many "
+    "most few several 's".split()
+)  # before any form: "the posted message", "its settings"
+# Before the base or -s form only, never a gerund ("by updating") or a participle:
+PREPOSITIONS = frozenset("of for in on from by about per with without within between among".split())
+# Nouns that head a compound with an ambiguous noun: "error messages", "sort order", "date format".
+NOUN_MODIFIERS = frozenset("error warning status chat blog sort date time iso".split())
+READ_FORMS = frozenset(form for verb in (*READ_VERBS - {"is", "has", "get"}, "return", "contain", "include",
+                                         "match") for form in inflections(verb)) | {"get"}
