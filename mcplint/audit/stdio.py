@@ -5,28 +5,33 @@ reaches mcplint only, and shutting down can signal the server *and everything it
 started* (``npx`` and ``uv run`` start the real server as a grandchild). Shutdown
 follows the spec (LIFE-09): close stdin, wait, SIGTERM, wait, SIGKILL, always to the
 whole group, and also when the audit ends with an exception or an interrupt; an
-``atexit`` hook catches anything that still slips through.
+``atexit`` hook catches anything that still slips through. A process that left the
+group (``setsid``) is found as a descendant of the server or as a holder of one of
+our pipes, and is signalled too.
 
-Two daemon threads read stdout (whole lines, into a queue) and stderr (the last
-64 KiB, shown when the server fails). Every read from the queue has a deadline.
+Nothing here blocks without a deadline: the pipes are non-blocking and every read
+and write waits on a selector until a deadline. stdout is read only when the caller
+wants the next line (a flooding server waits on a full pipe, memory stays bounded);
+a line longer than ``MAX_LINE`` ends the audit. stderr is read along the way and only
+its last 64 KiB are kept, shown (neutralized, shortened) when the server fails.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
-import queue
+import selectors
 import signal
 import subprocess
-import threading
 import time
 import weakref
 
 from mcplint.errors import MCPLintError
 
 STDERR_TAIL = 64 * 1024
-MAX_LINE = 64 * 1024 * 1024  # a longer stdout line is garbage, not a message
+MAX_LINE = 4 * 1024 * 1024  # a longer stdout line is garbage or a flood, not a message
 EXIT_GRACE = 1.0  # seconds between closing stdin, SIGTERM and SIGKILL
+CHUNK = 65536
 
 _LIVE: "weakref.WeakSet[StdioProcess]" = weakref.WeakSet()
 
@@ -38,14 +43,11 @@ class ServerError(MCPLintError):
 class StdioProcess:
     def __init__(self, argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None) -> None:
         self.argv = argv
-        self._lines: "queue.Queue[bytes | None]" = queue.Queue()
-        self._stderr = bytearray()
-        self._stderr_lock = threading.Lock()
         full_env = {**os.environ, **(env or {})}
         try:
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env=full_env, cwd=cwd, start_new_session=True,
+                env=full_env, cwd=cwd, start_new_session=True, bufsize=0,
             )
         except FileNotFoundError:
             where = f" (in {cwd})" if cwd and os.sep in argv[0] else ""
@@ -58,57 +60,117 @@ class StdioProcess:
             raise ServerError(f"cannot start the server: {argv[0]}: {err.strerror or err}") from None
         _LIVE.add(self)
         self._pgid = self.proc.pid  # start_new_session: the child leads its own group
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._in, self._out, self._err = (s.fileno() for s in (self.proc.stdin, self.proc.stdout, self.proc.stderr))
+        self._pipes = {os.fstat(fd).st_ino for fd in (self._in, self._out, self._err)}
+        for fd in (self._in, self._out, self._err):
+            os.set_blocking(fd, False)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._out, selectors.EVENT_READ)
+        self._selector.register(self._err, selectors.EVENT_READ)
+        self._buffer = bytearray()  # stdout read but not yet returned as lines
+        self._scanned = 0  # how much of the buffer is known to hold no newline
+        self._out_eof = False
+        self._stderr = bytearray()
+        self.bytes_read = 0  # from stdout, over the whole audit
+        self._tracked: dict[int, str] = {}  # pid -> start time: processes the server started
 
     # -- reading -------------------------------------------------------------
-    def _read_stdout(self) -> None:
-        stream = self.proc.stdout
-        try:
-            while True:
-                line = stream.readline(MAX_LINE)
-                if not line:
-                    break
-                self._lines.put(line)
-        except (OSError, ValueError):
-            pass
-        self._lines.put(None)  # end of stream
-
-    def _read_stderr(self) -> None:
-        stream = self.proc.stderr
-        try:
-            while chunk := stream.read1(65536):
-                with self._stderr_lock:
-                    self._stderr += chunk
-                    if len(self._stderr) > STDERR_TAIL:
-                        del self._stderr[: len(self._stderr) - STDERR_TAIL]
-        except (OSError, ValueError):
-            pass
-
     def read_line(self, deadline: float) -> bytes | None:
-        """The next stdout line; None at end of stream; TimeoutError after ``deadline``."""
-        remaining = deadline - time.monotonic()
-        try:
-            line = self._lines.get(timeout=max(remaining, 0)) if remaining > 0 else self._lines.get_nowait()
-        except queue.Empty:
-            raise TimeoutError from None
-        if line is None:
-            self._lines.put(None)  # stay at end of stream for later readers
-        return line
+        """The next stdout line; None at end of stream; TimeoutError after ``deadline``;
+        ServerError for a line longer than MAX_LINE."""
+        while True:
+            newline = self._buffer.find(b"\n", self._scanned)
+            if newline >= 0:
+                line = bytes(self._buffer[: newline + 1])
+                del self._buffer[: newline + 1]
+                self._scanned = 0
+                return line
+            self._scanned = len(self._buffer)
+            if len(self._buffer) > MAX_LINE:
+                del self._buffer[:]
+                self._scanned = 0
+                raise ServerError(f"the server wrote a line longer than {MAX_LINE // (1024 * 1024)} MiB "
+                                  "to standard output; mcplint stopped reading it")
+            if self._out_eof:
+                if self._buffer:  # a last line without its newline
+                    line, self._buffer[:], self._scanned = bytes(self._buffer), b"", 0
+                    return line
+                return None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            self._pump(self._selector.select(remaining))
 
-    def stderr_tail(self, limit: int = 2000) -> str:
-        """The end of what the server wrote to stderr, for error messages."""
-        with self._stderr_lock:
-            text = bytes(self._stderr[-limit:]).decode("utf-8", errors="replace")
-        return text.strip()
+    def _pump(self, events) -> None:
+        for key, _ in events:
+            fd = key.fd
+            try:
+                chunk = os.read(fd, CHUNK)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._selector.unregister(fd)
+                if fd == self._out:
+                    self._out_eof = True
+            elif fd == self._out:
+                self._buffer += chunk
+                self.bytes_read += len(chunk)
+            else:
+                self._stderr += chunk
+                if len(self._stderr) > STDERR_TAIL:
+                    del self._stderr[: len(self._stderr) - STDERR_TAIL]
+
+    def _pump_stderr(self) -> None:
+        """Take whatever stderr holds now (never waits)."""
+        for _ in range(STDERR_TAIL // CHUNK + 1):
+            try:
+                if self._err not in self._selector.get_map():
+                    return
+            except (KeyError, RuntimeError):
+                return
+            before = len(self._stderr)
+            self._pump([(self._selector.get_key(self._err), selectors.EVENT_READ)])
+            if len(self._stderr) == before:
+                return
+
+    def stderr_tail(self, limit: int = 600) -> str:
+        """The end of what the server wrote to stderr, neutralized for a one-line message:
+        control characters (newline, ESC, BEL, bidi controls, ...) become visible escapes,
+        so a tail can neither start a CI workflow command nor move a terminal's cursor."""
+        self._pump_stderr()
+        text = bytes(self._stderr[-4 * limit:]).decode("utf-8", errors="replace").strip()
+        shown = printable(text)
+        return shown if len(shown) <= limit else "..." + shown[-limit:]
 
     # -- writing -------------------------------------------------------------
-    def write_line(self, text: str) -> None:
+    def write_line(self, text: str, deadline: float | None = None) -> None:
+        """EOFError when the server closed its stdin; TimeoutError when it stopped reading it
+        (the pipe stayed full until ``deadline``)."""
+        data = memoryview(text.encode("utf-8") + b"\n")
+        deadline = deadline if deadline is not None else time.monotonic() + 10
+        writable = selectors.DefaultSelector()
         try:
-            self.proc.stdin.write(text.encode("utf-8") + b"\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+            writable.register(self._in, selectors.EVENT_WRITE)
+            while data:
+                try:
+                    written = os.write(self._in, data)
+                    data = data[written:]
+                    continue
+                except BlockingIOError:
+                    pass
+                except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+                    raise EOFError from None
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError
+                writable.select(min(remaining, 0.1))
+                self._pump_stderr()  # a server blocked on a full stderr pipe reads no stdin
+        except (ValueError, OSError):
             raise EOFError from None
+        finally:
+            writable.close()
 
     # -- state ---------------------------------------------------------------
     def exit_status(self, wait: float = 0.0) -> int | None:
@@ -118,27 +180,56 @@ class StdioProcess:
             return None
 
     def close(self) -> None:
-        """Close stdin, wait, SIGTERM the group, wait, SIGKILL the group. Never raises."""
+        """Close stdin, wait, SIGTERM everything the server started, wait, SIGKILL. Never raises,
+        never waits for an end of stream: a process that escaped the group may hold stdout open."""
         _LIVE.discard(self)
-        try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
+        self._track()  # before the server exits: its children are still its children
+        _close(self.proc.stdin)
         exited = self.exit_status(EXIT_GRACE) is not None
-        self._signal_group(signal.SIGTERM)  # also after a clean exit: children may linger
-        if not exited:
-            exited = self.exit_status(EXIT_GRACE) is not None
-        deadline = time.monotonic() + (EXIT_GRACE if exited else 0)
-        while self._group_alive() and time.monotonic() < deadline:
+        self._track()
+        self._signal_all(signal.SIGTERM)  # also after a clean exit: children may linger
+        deadline = time.monotonic() + EXIT_GRACE
+        while self._anything_alive() and time.monotonic() < deadline:
             time.sleep(0.02)
-        if self._group_alive() or not exited:
-            self._signal_group(signal.SIGKILL)
+        if self._anything_alive() or not exited:
+            self._track()
+            self._signal_all(signal.SIGKILL)
             self.exit_status(EXIT_GRACE)
+        try:
+            self._selector.close()
+        except (OSError, RuntimeError):
+            pass
         for stream in (self.proc.stdout, self.proc.stderr):
+            _close(stream)  # unbuffered: closing never waits for a reader or for an end of stream
+
+    # -- the processes to stop -------------------------------------------------
+    def _track(self) -> None:
+        """Remember the server's descendants and every process holding one of our pipes."""
+        try:
+            found = _descendants(self.proc.pid) | _pipe_holders(self._pipes)
+        except OSError:
+            return
+        for pid in found - {os.getpid(), self.proc.pid}:
+            started = _start_time(pid)
+            if started is not None:
+                self._tracked.setdefault(pid, started)
+
+    def _tracked_alive(self) -> list[int]:
+        return [pid for pid, started in self._tracked.items() if _start_time(pid) == started and not _zombie(pid)]
+
+    def _signal_all(self, sig: int) -> None:
+        self._signal_group(sig)
+        for pid in self._tracked_alive():
             try:
-                stream.close()
-            except OSError:
+                os.kill(pid, sig)
+                if os.getpgid(pid) == pid:
+                    os.killpg(pid, sig)  # it made its own group (setsid): its children too
+            except (ProcessLookupError, PermissionError):
                 pass
+
+    def _anything_alive(self) -> bool:
+        self.proc.poll()  # reap the leader, or its zombie keeps the group alive
+        return self._group_alive() or bool(self._tracked_alive())
 
     def _signal_group(self, sig: int) -> None:
         try:
@@ -156,7 +247,91 @@ class StdioProcess:
         return True
 
 
+def printable(text: str) -> str:
+    """``text`` with every control or format character as a visible escape (\\n, \\x1b, \\u202e)."""
+    out = []
+    for char in text:
+        code = ord(char)
+        if char == "\\" or char.isprintable() or char == " ":
+            out.append(char)
+        elif char in "\n\r\t":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[char])
+        elif code < 0x100:
+            out.append(f"\\x{code:02x}")
+        else:
+            out.append(f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return "".join(out)
+
+
+# -- /proc helpers (Linux; elsewhere they find nothing and the process group is all there is) --------
+def _proc_stat(pid: int) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+
+
+def _start_time(pid: int) -> str | None:
+    fields = _proc_stat(pid)
+    return fields[19] if fields and len(fields) > 19 else None
+
+
+def _zombie(pid: int) -> bool:
+    fields = _proc_stat(pid)
+    return fields is None or fields[0] in ("Z", "X")
+
+
+def _pids() -> list[int]:
+    try:
+        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+
+
+def _descendants(root: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for pid in _pids():
+        fields = _proc_stat(pid)
+        if fields and len(fields) > 1 and fields[1].isdigit():
+            children.setdefault(int(fields[1]), []).append(pid)
+    found, todo = set(), [root]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _pipe_holders(inodes: set[int]) -> set[int]:
+    """Processes (of any depth, in any group) with one of these pipes open."""
+    wanted = {f"pipe:[{inode}]" for inode in inodes}
+    holders = set()
+    for pid in _pids():
+        try:
+            names = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue  # another user's process, or gone
+        for name in names:
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{name}") in wanted:
+                    holders.add(pid)
+                    break
+            except OSError:
+                continue
+    return holders
+
+
+def _close(stream) -> None:
+    try:
+        stream.close()
+    except OSError:
+        pass
+
+
 @atexit.register
 def _kill_leftovers() -> None:
     for process in list(_LIVE):
-        process._signal_group(signal.SIGKILL)
+        process._signal_all(signal.SIGKILL)
