@@ -7,7 +7,13 @@ Safety properties, by construction:
   followed (a 3xx is recorded and returned to the caller, which reports it).
 - Credentials (the user's ``--header`` values) go only to that origin, and every
   request is recorded with them redacted.
-- Every exchange has a deadline; reads are bounded in time and size.
+- Every exchange has one overall deadline (connect, request, headers and body): a
+  watchdog shuts the socket down when it passes, so a server that drips its headers
+  or chunk sizes a byte at a time cannot stretch a per-read timeout forever.
+- Reads are bounded in size: a body over ``MAX_BODY``, an event stream over
+  ``MAX_EVENTS`` events or ``MAX_STREAM`` bytes, or one event over
+  ``sse.MAX_EVENT``, ends the audit with a clear message (what was read so far is
+  recorded). Header lines and counts are bounded by http.client (64 KiB, 100).
 
 Responses may be ``application/json`` (one message, or an array for a batch) or
 ``text/event-stream`` (each SSE event with data is one message). The recorder gets
@@ -22,15 +28,19 @@ import http.client
 import json
 import socket
 import ssl
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from mcplint.audit.sse import SSEParser
+from mcplint.audit.sse import MAX_EVENT, EventTooLarge, SSEParser
 from mcplint.audit.stdio import ServerError
 
 MAX_BODY = 16 * 1024 * 1024
+MAX_EVENTS = 1000  # SSE events in one response
+MAX_STREAM = 32 * 1024 * 1024  # bytes of one SSE response
+WATCHDOG_GRACE = 0.25  # the reads' own timeouts end a well-behaved late answer first
 RAW_LIMIT = 4096  # non-JSON bodies are kept (shortened) in the transcript's "raw" key
 ACCEPT_BOTH = "application/json, text/event-stream"
 
@@ -71,6 +81,8 @@ class HttpClient:
         self.recorder = recorder
         self.user_agent = user_agent
         self._conn: http.client.HTTPConnection | None = None
+        self._connecting: http.client.HTTPConnection | None = None
+        self._watchdog: _Watchdog | None = None
         self._used = False  # the open connection has served a request (a retry is safe once)
 
     # -- the one entry point ---------------------------------------------------
@@ -93,13 +105,31 @@ class HttpClient:
         sent = self._headers(method, body, accept, headers or {}, omit, send_credentials)
         self.recorder.client(message, {"method": method, "url": self.url, "headers": sent}, raw=raw, probe=probe)
         deadline = time.monotonic() + timeout
-        response, sock = self._send(method, body, sent, deadline)
+        self._watchdog = watchdog = _Watchdog(self, deadline + WATCHDOG_GRACE)
         try:
-            return self._read(response, sock, deadline, until, read_bound)
+            try:
+                response, sock = self._send(method, body, sent, deadline)
+            except ServerError:
+                if watchdog.fired:
+                    raise TimeoutError from None  # the deadline cut the connection, not the server
+                raise
+            if watchdog.fired:
+                raise TimeoutError  # headers dripped past the deadline
+            try:
+                return self._read(response, sock, deadline, until, read_bound)
+            finally:
+                if response.will_close or not response.isclosed():
+                    response.close()
+                    self.close()  # a stream left half-read cannot carry the next request
         finally:
-            if response.will_close or not response.isclosed():
-                response.close()
-                self.close()  # a stream left half-read cannot carry the next request
+            if watchdog.stop():
+                self.close()
+            self._watchdog = None
+
+    def _socket(self) -> socket.socket | None:
+        """The socket of the exchange in progress (also while connecting), for the watchdog."""
+        conn = self._conn or self._connecting
+        return conn.sock if conn is not None else None
 
     def close(self) -> None:
         if self._conn is not None:
@@ -130,11 +160,16 @@ class HttpClient:
                                                context=ssl.create_default_context())
         else:
             conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        self._connecting = conn
         try:
             conn.connect()
         except Exception as err:
             conn.close()
+            if self._watchdog is not None and self._watchdog.fired:
+                raise TimeoutError from None
             raise self._connect_error(err) from None
+        finally:
+            self._connecting = None
         return conn
 
     def _send(self, method, body, headers, deadline) -> tuple[http.client.HTTPResponse, socket.socket]:
@@ -204,6 +239,12 @@ class HttpClient:
             data = self._read_body(response, sock, stop)
         except TimeoutError:
             reply.cut_short, data = True, b""
+        except _TooLarge:
+            self.recorder.server(None, http_info)
+            raise ServerError(f"{self.url}: the response body is larger than {_mib(MAX_BODY)}; "
+                              "mcplint stopped reading it") from None
+        if self._watchdog is not None and self._watchdog.fired:
+            raise TimeoutError  # the body dripped past the deadline: what came is not the answer
         text = data.decode("utf-8", errors="replace")
         message, raw = _parse(text) if text.strip() else (None, None)
         if message is not None:
@@ -231,16 +272,20 @@ class HttpClient:
             chunks.append(chunk)
             size += len(chunk)
             if size > MAX_BODY:
-                break
+                raise _TooLarge
         return b"".join(chunks)
 
     def _read_stream(self, response, sock, reply: HttpReply, http_info: dict, stop: float, until) -> None:
         parser = SSEParser()
-        recorded = 0
+        recorded = size = 0
 
         def take(events) -> bool:
             nonlocal recorded
             for event in events:
+                if recorded >= MAX_EVENTS:
+                    raise ServerError(f"{self.url}: the server's event stream sent more than {MAX_EVENTS} events "
+                                      "in one response; mcplint stopped reading it (the transcript keeps the first "
+                                      f"{MAX_EVENTS})")
                 message, raw = _parse(event.data)
                 if message is not None:
                     reply.messages.append(message)
@@ -264,14 +309,62 @@ class HttpClient:
                 break
             except (http.client.IncompleteRead, ConnectionError, OSError):
                 chunk = b""
-            if not chunk:
-                take(parser.close())
-                break
-            done = take(parser.feed(chunk))
-        if done:
+            size += len(chunk)
+            try:
+                if not chunk:
+                    take(parser.close())
+                    break
+                done = take(parser.feed(chunk))
+            except EventTooLarge:
+                raise ServerError(f"{self.url}: the server's event stream sent an event larger than "
+                                  f"{_mib(MAX_EVENT)}; mcplint stopped reading it") from None
+            if size > MAX_STREAM and not done:
+                raise ServerError(f"{self.url}: the server's event stream sent more than {_mib(MAX_STREAM)} "
+                                  "in one response; mcplint stopped reading it")
+        if done or (self._watchdog is not None and self._watchdog.fired):
             reply.cut_short = True  # we stopped listening; the server may have had more
         if recorded == 0:
             self.recorder.server(None, http_info)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _Watchdog:
+    """Shuts the exchange's socket down at ``deadline``: every blocked read then returns at once."""
+
+    def __init__(self, client: HttpClient, deadline: float) -> None:
+        self.fired = False
+        self._client = client
+        self._done = False
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(deadline - time.monotonic(), 0), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        with self._lock:
+            if self._done:
+                return
+            self.fired = True
+            sock = self._client._socket()
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def stop(self) -> bool:
+        """Disarm; true when it fired (the connection is then unusable)."""
+        with self._lock:
+            self._done = True
+        self._timer.cancel()
+        return self.fired
+
+
+def _mib(size: int) -> str:
+    return f"{size // (1024 * 1024)} MiB"
 
 
 def _parse(text: str) -> tuple[Any, str | None]:

@@ -11,12 +11,21 @@ One leniency: at the end of the stream an event that was never closed by a blank
 line is still dispatched when it has data (a browser drops it). An audit records
 what the server sent, so a truncated last event shows up in the transcript rather
 than vanishing.
+
+Memory is bounded: an event (its data lines, or one unfinished line) larger than
+``MAX_EVENT`` raises ``EventTooLarge`` instead of growing without end.
 """
 
 from __future__ import annotations
 
 import codecs
 from dataclasses import dataclass
+
+MAX_EVENT = 4 * 1024 * 1024  # characters of one event's data, or of one line
+
+
+class EventTooLarge(ValueError):
+    """An event or a line grew past MAX_EVENT."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +37,8 @@ class Event:
 
 
 class SSEParser:
-    def __init__(self) -> None:
+    def __init__(self, max_event: int = MAX_EVENT) -> None:
+        self.max_event = max_event
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._tail = ""  # an unfinished line
         self._skip_lf = False  # the last chunk ended with CR: a leading LF belongs to it
@@ -38,6 +48,7 @@ class SSEParser:
 
     def _reset(self) -> None:
         self._data: list[str] = []
+        self._size = 0  # characters in _data
         self._event = ""
         self._id: str | None = None
         self._retry: int | None = None
@@ -71,6 +82,8 @@ class SSEParser:
             if event is not None:
                 events.append(event)
         self._tail = buffer[start:]
+        if len(self._tail) > self.max_event:
+            raise EventTooLarge(len(self._tail))
         return events
 
     def close(self) -> list[Event]:
@@ -95,6 +108,9 @@ class SSEParser:
         if colon and value.startswith(" "):
             value = value[1:]
         if field == "data":
+            self._size += len(value) + 1
+            if self._size > self.max_event:
+                raise EventTooLarge(self._size)
             self._data.append(value)
         elif field == "event":
             self._event = value
