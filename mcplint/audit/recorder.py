@@ -18,17 +18,57 @@ Two extra keys, which the linter does not need and ignores:
 
 Credentials never reach the file: the values of Authorization, Cookie,
 Proxy-Authorization, Set-Cookie and of every header the user passed with
-``--header`` are replaced by "<redacted>". Every line is flushed as it is written,
-so a session that ends in a crash still leaves its transcript behind.
+``--header`` are replaced by "<redacted>". A server may echo a credential back (in
+a result, an error, a header, a non-JSON body): every occurrence of each secret
+value (a ``--header`` value, the token after its auth scheme, a decoded Basic
+password, the value of an ``--env`` variable whose name looks secret, at least
+``MIN_SECRET`` characters), also JSON-escaped or URL-encoded, is replaced in every
+string of every line. Every line is flushed as it is written, so a session that
+ends in a crash still leaves its transcript behind. The file is bounded: more than
+``MAX_SERVER_LINES`` server lines or ``MAX_BYTES`` in all ends the audit.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import re
 from typing import IO, Any, Iterable, Mapping
+from urllib.parse import quote
+
+from mcplint.errors import MCPLintError
 
 REDACTED = "<redacted>"
 ALWAYS_SECRET = frozenset({"authorization", "cookie", "proxy-authorization", "set-cookie"})
+MIN_SECRET = 6  # shorter values would redact ordinary words all over the transcript
+MAX_SERVER_LINES = 50_000
+MAX_BYTES = 256 * 1024 * 1024
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|PWD|AUTH|CREDENTIAL|COOKIE|SESSION|PRIVATE|SIGNATURE|JWT",
+                          re.IGNORECASE)
+
+
+class TranscriptFull(MCPLintError):
+    """The server sent more than a transcript may hold."""
+
+
+def secret_values(headers: Mapping[str, str] | None = None, env: Mapping[str, str] | None = None) -> list[str]:
+    """The strings to scrub from the transcript: each --header value and the credential in it,
+    and each --env value whose name looks like a secret's (API_KEY, GITHUB_TOKEN, ...)."""
+    found = []
+    for value in (headers or {}).values():
+        found.append(value)
+        scheme, _, credential = value.strip().partition(" ")
+        if credential.strip():
+            found.append(credential.strip())
+            if scheme.lower() == "basic":
+                try:
+                    decoded = base64.b64decode(credential.strip(), validate=True).decode("utf-8")
+                except (binascii.Error, UnicodeDecodeError, ValueError):
+                    decoded = ""
+                found += [decoded, decoded.partition(":")[2]] if ":" in decoded else []
+    found += [value for name, value in (env or {}).items() if _SECRET_NAME.search(name)]
+    return [value for value in dict.fromkeys(found) if len(value) >= MIN_SECRET]
 
 
 def redact_headers(headers: Mapping[str, str], secret: Iterable[str] = ()) -> dict[str, str]:
@@ -38,10 +78,17 @@ def redact_headers(headers: Mapping[str, str], secret: Iterable[str] = ()) -> di
 
 
 class Recorder:
-    def __init__(self, handle: IO[str], secret_headers: Iterable[str] = ()) -> None:
+    def __init__(self, handle: IO[str], secret_headers: Iterable[str] = (), secrets: Iterable[str] = ()) -> None:
         self._handle = handle
         self._secret = frozenset(name.lower() for name in secret_headers)
+        self._pattern = _pattern(secrets)
         self.lines = 0
+        self.server_lines = 0
+        self.bytes = 0
+
+    def redact_text(self, text: str) -> str:
+        """``text`` with every secret value replaced (also for messages shown to the user)."""
+        return self._pattern.sub(REDACTED, text) if self._pattern is not None else text
 
     def client(self, message: Any, http: Mapping | None = None, *, raw: str | None = None,
                probe: str | None = None) -> None:
@@ -61,6 +108,45 @@ class Recorder:
             if "headers" in http:
                 http["headers"] = redact_headers(http["headers"], self._secret)
             line["http"] = http
-        self._handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+        if side == "server" and self.server_lines >= MAX_SERVER_LINES:
+            raise TranscriptFull(f"the server sent more than {MAX_SERVER_LINES} messages in this audit; "
+                                 "mcplint stopped (the transcript keeps them)")
+        text = json.dumps(self._scrub(line), ensure_ascii=False) + "\n"
+        if self.bytes + len(text) > MAX_BYTES:
+            raise TranscriptFull(f"the transcript reached {MAX_BYTES // (1024 * 1024)} MiB; mcplint stopped "
+                                 "(the transcript keeps what came before)")
+        self._handle.write(text)
         self._handle.flush()
         self.lines += 1
+        self.bytes += len(text)
+        if side == "server":
+            self.server_lines += 1
+
+    def _scrub(self, value: Any) -> Any:
+        if self._pattern is None:
+            return value
+        if isinstance(value, str):
+            return self._pattern.sub(REDACTED, value)
+        if isinstance(value, list):
+            return [self._scrub(item) for item in value]
+        if isinstance(value, dict):
+            return {self._scrub(key): self._scrub(item) for key, item in value.items()}
+        return value
+
+
+def _pattern(secrets: Iterable[str]) -> "re.Pattern[str] | None":
+    """One pattern for every secret as sent and as it may come back: JSON-escaped (up to
+    three levels, as in a JSON text inside a JSON string), ASCII-escaped, URL-encoded."""
+    forms = set()
+    for secret in secrets:
+        if not secret:
+            continue
+        form = secret
+        for _ in range(3):
+            forms.add(form)
+            forms.add(json.dumps(form)[1:-1])
+            form = json.dumps(form, ensure_ascii=False)[1:-1]
+        forms.add(quote(secret, safe=""))
+    if not forms:
+        return None
+    return re.compile("|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True)))

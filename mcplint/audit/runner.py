@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from mcplint.audit import probes
 from mcplint.audit.safety import CallPlan, plan_calls
-from mcplint.audit.session import CLIENT_INFO, HttpSession, Reply, Session, StdioSession
+from mcplint.audit.session import CLIENT_INFO, KEEP_PER_EXCHANGE, HttpSession, Reply, Session, StdioSession
 from mcplint.audit.stdio import ServerError
 from mcplint.versions import LATEST, LATEST_HANDSHAKE, VERSIONS, is_stateless
 
@@ -119,6 +119,10 @@ def run(audit: Audit) -> Audit:
     finish(audit)
     if isinstance(audit.session, HttpSession) and audit.session.redirect:
         audit.notes.append(audit.session.redirect)  # a probe was redirected: recorded, not followed
+    dropped = getattr(audit.session, "dropped", 0)
+    if dropped:
+        audit.notes.append(f"the server sent {dropped} message(s) that were neither recorded nor checked (more than "
+                           f"{KEEP_PER_EXCHANGE} while mcplint waited for one answer)")
     return audit
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from mcplint import __version__, config as config_module, discovery, engine, reporters
 from mcplint.audit import options as audit_options
 from mcplint.audit import runner
-from mcplint.audit.recorder import Recorder
+from mcplint.audit.recorder import Recorder, secret_values
 from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
@@ -105,8 +105,8 @@ def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_pat
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, _interrupt)  # so `finally` stops the server on a kill too
     session = None
+    recorder = Recorder(handle, user_headers, secret_values(user_headers, server_env))
     try:
-        recorder = Recorder(handle, user_headers)
         if url is not None:
             client = HttpClient(url, user_headers, recorder, f"mcplint/{__version__}")
             session = HttpSession(client, recorder, settings.timeout)
@@ -115,13 +115,15 @@ def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_pat
             session = StdioSession(process, recorder, settings.timeout, label)
         audit = runner.Audit(session, settings, log)
         runner.run(audit)
+    except MCPLintError as err:  # a server's words may carry a credential it was given
+        raise MCPLintError(recorder.redact_text(str(err))) from None
     finally:
         if session is not None:
             session.close()
         handle.close()
         signal.signal(signal.SIGTERM, previous)
     for note in audit.notes:
-        print(f"mcplint: audit: {note}", file=sys.stderr)
+        print(f"mcplint: audit: {recorder.redact_text(note)}", file=sys.stderr)
     return audit
 
 
