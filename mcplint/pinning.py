@@ -30,10 +30,12 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from mcplint.document.loader import loads
 from mcplint.document.pointer import Pointer
 from mcplint.errors import MCPLintError
 
 LOCK_VERSION = 1
+MAX_LOCK_BYTES = 256 << 20
 DEFAULT_LOCK = "mcplint.lock"
 GENERATOR = "mcplint lock"
 PIN_RULES = ("MCP501", "MCP502", "MCP503")
@@ -45,7 +47,8 @@ def canonical(value: Any) -> str:
 
 
 def digest(definition: Any) -> str:
-    return hashlib.sha256(canonical(definition).encode("utf-8")).hexdigest()
+    # surrogatepass: loaded documents hold no lone surrogates, but a hash must never crash
+    return hashlib.sha256(canonical(definition).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,10 @@ def dumps(lock: Lock) -> str:
             for path, tools in lock.manifests.items()
         },
     }
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n"
+    try:  # allow_nan=False: a lock must stay JSON (never `Infinity`), whatever reached it
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, default=str, allow_nan=False) + "\n"
+    except ValueError as err:
+        raise MCPLintError(f"{lock.path}: lock not written: a tool definition holds {err}") from None
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -97,20 +103,23 @@ def load(path: str | os.PathLike) -> Lock:
     shown = str(path)
     try:
         with open(path, "rb") as handle:
-            raw = handle.read()
+            raw = handle.read(MAX_LOCK_BYTES + 1)
     except FileNotFoundError:
         raise MCPLintError(f"{shown}: lock file not found (write one with `mcplint lock PATH...`)") from None
     except OSError as err:
         raise MCPLintError(f"{shown}: cannot read lock file: {err.strerror or err}") from None
+    if len(raw) > MAX_LOCK_BYTES:
+        raise MCPLintError(f"{shown}: lock file is over {MAX_LOCK_BYTES >> 20} MiB; not read")
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        data = loads(raw.decode("utf-8-sig"), shown)  # NaN, huge numbers, surrogates, depth: InputError
     except UnicodeDecodeError:
         raise MCPLintError(f"{shown}: lock file is not UTF-8 text") from None
     except json.JSONDecodeError as err:
         raise MCPLintError(f"{shown}:{err.lineno}:{err.colno}: invalid JSON in lock file: {err.msg}") from None
-    except RecursionError:
+    try:
+        return parse(data, shown)
+    except RecursionError:  # hashing a definition nested near the parser's limit
         raise MCPLintError(f"{shown}: lock file is nested too deeply") from None
-    return parse(data, shown)
 
 
 def parse(data: Any, shown: str) -> Lock:
@@ -119,8 +128,8 @@ def parse(data: Any, shown: str) -> Lock:
 
     if not isinstance(data, dict) or "lockfileVersion" not in data:
         raise bad("expected an object with lockfileVersion and manifests")
-    if data["lockfileVersion"] != LOCK_VERSION:
-        raise bad(f"lockfileVersion {data['lockfileVersion']!r} is not {LOCK_VERSION}")
+    if type(data["lockfileVersion"]) is not int or data["lockfileVersion"] != LOCK_VERSION:
+        raise bad(f"lockfileVersion {show(data['lockfileVersion'])} is not {LOCK_VERSION}")
     manifests = data.get("manifests")
     if not isinstance(manifests, dict):
         raise bad("'manifests' is not an object")
@@ -128,10 +137,10 @@ def parse(data: Any, shown: str) -> Lock:
     for path, entry in manifests.items():
         tools = entry.get("tools") if isinstance(entry, dict) else None
         if not isinstance(tools, dict):
-            raise bad(f"manifests.{path}.tools is not an object")
+            raise bad(f"manifests.{_label(path)}.tools is not an object")
         pinned = lock.manifests[path] = {}
         for name, item in tools.items():
-            where = f"manifests.{path}.tools.{name}"
+            where = f"manifests.{_label(path)}.tools.{_label(name)}"
             if not isinstance(item, dict) or not isinstance(item.get("definition"), dict) \
                     or not isinstance(item.get("sha256"), str):
                 raise bad(f"{where} needs a 'definition' object and a 'sha256' string")
@@ -139,6 +148,11 @@ def parse(data: Any, shown: str) -> Lock:
                 raise bad(f"{where}: the sha256 does not match the definition (edited by hand?)")
             pinned[name] = Pinned(item["sha256"], item["definition"])
     return lock
+
+
+def _label(key: str) -> str:
+    """A key from the file as it reads in a one-line message: quoted when long or unprintable."""
+    return key if key.isprintable() and len(key) <= 60 else show(key, 60)
 
 
 def from_manifest(manifest, lock_path: str = "the lock") -> Lock:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,10 +97,6 @@ def read_stdin() -> bytes:
     return sys.stdin.buffer.read()
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def _load_json(path: str, text: str) -> Document:
     from mcplint.document.jsonmap import JsonSourceMap
 
@@ -114,13 +111,9 @@ def _load_json(path: str, text: str) -> Document:
         return obj
 
     try:
-        data = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=_reject_constant)
+        data = loads(text, path, object_pairs_hook=pairs_hook)
     except json.JSONDecodeError as err:
         raise InputError(path, f"invalid JSON: {err.msg}", err.lineno, err.colno) from None
-    except ValueError as err:  # NaN / Infinity
-        raise InputError(path, f"invalid JSON: {err}") from None
-    except RecursionError:
-        raise InputError(path, "document is nested too deeply") from None
     duplicates = _locate_duplicates(data, duplicated) if duplicated else []
     return Document(path, text, data, "json", JsonSourceMap(text), duplicates)
 
@@ -138,3 +131,99 @@ def _locate_duplicates(data, duplicated) -> list[Pointer]:
         elif isinstance(value, list):
             stack.extend((ptr / i, v) for i, v in enumerate(value))
     return sorted(found, key=lambda p: [str(t) for t in p])
+
+
+# -- JSON from untrusted text ------------------------------------------------------------
+
+MAX_INT_DIGITS = 4300  # CPython's default int_max_str_digits: longer integers cannot be printed again
+# Only texts holding a long digit run or a 3-digit exponent can overflow a float: parse
+# those with a checking hook, every other text at full C speed.
+_MAY_OVERFLOW = re.compile(r"[eE][+-]?0*[1-9]\d{2}|\d{300}")
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'  # a JSON string token, unrolled (no backtracking)
+_NUMBER_OR_CONSTANT = re.compile(_STRING + r"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|NaN|-?Infinity)")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile(
+    r"\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"  # escaped backslash, a pair
+    r"|(\\u[dD][89a-fA-F][0-9a-fA-F]{2})"  # a lone half
+)
+
+
+class _Rejected(Exception):
+    def __init__(self, token: str, why: str) -> None:
+        self.token, self.why = token, why
+
+
+def loads(text: str, path: str, object_pairs_hook=None):
+    """``json.loads`` for untrusted text. A syntax error is a ``json.JSONDecodeError`` (the
+    caller words it); everything else that could later crash or mislead is an InputError
+    naming path:line:column: NaN and Infinity, numbers that overflow a float, integers
+    too long to print again, lone UTF-16 surrogates (not encodable as UTF-8), nesting
+    deeper than the interpreter can recurse."""
+    hooks = {"object_pairs_hook": object_pairs_hook, "parse_constant": _constant}
+    if _MAY_OVERFLOW.search(text):
+        hooks.update(parse_float=_finite_float, parse_int=_bounded_int)
+    try:
+        data = json.loads(text, **hooks)
+    except json.JSONDecodeError:
+        raise
+    except _Rejected as err:
+        raise InputError(path, err.why, *_where_number(text, err.token)) from None
+    except RecursionError:
+        raise InputError(path, "document is nested too deeply") from None
+    except ValueError as err:  # int() refused an integer over MAX_INT_DIGITS digits
+        if "integer string conversion" not in str(err):
+            raise
+        raise _too_long(text, path) from None
+    if _SURROGATE_ESCAPE.search(text):
+        for match in _LONE_SURROGATE.finditer(text):
+            if match.group(1):
+                raise InputError(
+                    path, f"string holds a lone UTF-16 surrogate ({match.group(1)}), which is not a "
+                    "Unicode character and cannot be encoded as UTF-8", *_line_column(text, match.start(1)),
+                )
+    return data
+
+
+def _constant(name: str):
+    raise _Rejected(name, f"invalid JSON: {name} is not valid JSON (JSON has no NaN or Infinity)")
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if value in (float("inf"), float("-inf")):
+        raise _Rejected(token, f"number {_shorten(token)} is too large for a 64-bit float (it would read as infinity)")
+    return value
+
+
+def _bounded_int(token: str) -> int:
+    digits = len(token.lstrip("-"))
+    if digits > MAX_INT_DIGITS:  # checked here too: PYTHONINTMAXSTRDIGITS=0 lifts int()'s own limit
+        raise _Rejected(token, f"integer with {digits:,} digits is too long (the limit is {MAX_INT_DIGITS:,} digits)")
+    return int(token)
+
+
+def _too_long(text: str, path: str) -> InputError:
+    for match in _NUMBER_OR_CONSTANT.finditer(text):
+        token = match.group(1)
+        if token and len(token.lstrip("-")) > MAX_INT_DIGITS and token.lstrip("-").isdigit():
+            return InputError(
+                path, f"integer with {len(token.lstrip('-')):,} digits is too long "
+                f"(the limit is {MAX_INT_DIGITS:,} digits)", *_line_column(text, match.start(1)),
+            )
+    return InputError(path, f"an integer is too long (the limit is {MAX_INT_DIGITS:,} digits)")
+
+
+def _where_number(text: str, token: str) -> tuple[int | None, int | None]:
+    for match in _NUMBER_OR_CONSTANT.finditer(text):
+        if match.group(1) == token:  # the first one: the parser stopped there
+            return _line_column(text, match.start(1))
+    return None, None
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def _shorten(token: str, width: int = 24) -> str:
+    return token if len(token) <= width else f"{token[:10]}…{token[-10:]}"

@@ -7,6 +7,7 @@ alias expansion be bounded before anything is built.
 
 from __future__ import annotations
 
+import math
 import re
 
 from mcplint.document.pointer import Pointer
@@ -47,6 +48,8 @@ def load_yaml(text: str, path: str):
     _check_flow_depth(text, path)
     try:
         root = YAML(typ="rt").compose(text)
+    except RecursionError:  # deep block nesting: ruamel's composer recurses per level
+        raise InputError(path, "document is nested too deeply") from None
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         problem = ", ".join(p for p in (err.context, err.problem) if p) or "invalid YAML"
@@ -56,9 +59,12 @@ def load_yaml(text: str, path: str):
         raise InputError(path, f"invalid YAML: {str(err).splitlines()[0]}") from None
     if root is None:
         raise InputError(path, "empty YAML document")
-    _check_expansion(root, path)
-    builder = _Builder()
-    data = builder.build(root, ())
+    try:
+        _check_expansion(root, path)
+        builder = _Builder(path)
+        data = builder.build(root, ())
+    except RecursionError:
+        raise InputError(path, "document is nested too deeply") from None
     return data, YamlSourceMap(builder.spans, builder.key_spans), builder.duplicates
 
 
@@ -112,7 +118,8 @@ def _check_expansion(root, path: str) -> None:
 
 
 class _Builder:
-    def __init__(self) -> None:
+    def __init__(self, path: str) -> None:
+        self.path = path
         self.spans: dict[tuple, Span] = {}
         self.key_spans: dict[tuple, Span] = {}
         self.duplicates: list[Pointer] = []
@@ -120,7 +127,7 @@ class _Builder:
     def build(self, node, path: tuple):
         self.spans[path] = _span(node)
         if node.id == "scalar":
-            return _scalar(node)
+            return self.scalar(node)
         if node.id == "sequence":
             return [self.build(child, path + (str(i),)) for i, child in enumerate(node.value)]
         result: dict = {}
@@ -128,7 +135,7 @@ class _Builder:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 self._merge(result, value_node, path)
                 continue
-            key = _scalar(key_node) if key_node.id == "scalar" else str(key_node.value)
+            key = self.scalar(key_node) if key_node.id == "scalar" else str(key_node.value)
             key = key if isinstance(key, str) else str(key).lower() if isinstance(key, bool) else str(key)
             child = path + (key,)
             if key in result:
@@ -136,6 +143,14 @@ class _Builder:
             self.key_spans[child] = _span(key_node)
             result[key] = self.build(value_node, child)
         return result
+
+    def scalar(self, node):
+        """``_scalar``, with what JSON cannot hold as a one-line error at the node."""
+        try:
+            return _scalar(node)
+        except _NotJson as err:
+            mark = node.start_mark
+            raise InputError(self.path, str(err), mark.line + 1, mark.column + 1) from None
 
     def _merge(self, result: dict, value_node, path: tuple) -> None:
         sources = value_node.value if value_node.id == "sequence" else [value_node]
@@ -146,7 +161,34 @@ class _Builder:
                     result.setdefault(key, value)
 
 
+class _NotJson(ValueError):
+    """A scalar that has no JSON equivalent (MCP tool definitions are JSON)."""
+
+
+MAX_INT_DIGITS = 4300  # as for JSON (mcplint.document.loader): longer integers cannot be printed again
+_MAX_INT_BITS = 14_284  # the same bound for integers written in hex, octal or binary
+
+
 def _scalar(node):
+    value = _scalar_value(node)
+    if isinstance(value, str):
+        if getattr(node, "style", None) == '"' and _SURROGATES.search(value):  # from \u escapes
+            try:  # a pair of escaped halves is one character; a lone half is no character at all
+                value = value.encode("utf-16", "surrogatepass").decode("utf-16")
+            except UnicodeDecodeError:
+                raise _NotJson("string holds a lone UTF-16 surrogate, which is not a Unicode character "
+                               "and cannot be encoded as UTF-8") from None
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise _NotJson(f"{node.value} is not a JSON number (JSON has no NaN or infinity)")
+    elif isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+        raise _NotJson(f"integer {node.value[:10]}… is too long (the limit is {MAX_INT_DIGITS:,} digits)")
+    return value
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _scalar_value(node):
     tag, value = node.tag, node.value
     if isinstance(tag, str):
         name = tag
@@ -163,8 +205,13 @@ def _scalar(node):
             text = value.replace("_", "")
             if text.startswith(("0o", "-0o", "+0o")):
                 return int(text.replace("0o", ""), 8)
+            digits = len(text.lstrip("+-"))
+            if digits > MAX_INT_DIGITS and text.lstrip("+-").isdigit():
+                raise _NotJson(f"integer with {digits:,} digits is too long (the limit is {MAX_INT_DIGITS:,} digits)")
             return int(text, 0) if text.lstrip("+-").startswith(("0x", "0b")) else int(text)
-        except ValueError:
+        except ValueError as err:
+            if isinstance(err, _NotJson):
+                raise
             return value
     if name.endswith(":float"):
         try:
