@@ -30,6 +30,7 @@ from pathlib import Path
 from mcplint.errors import MCPLintError
 
 VERSION = 1
+MAX_BYTES = 256 << 20  # about a million findings
 _SHAPE = '{"version": 1, "tool": "mcplint", "findings": [...]}'
 
 
@@ -96,23 +97,29 @@ def write(result, path: Path) -> int:
 
 def load(path: Path) -> list[dict]:
     """The entries of a baseline file; any problem is a one-line MCPLintError."""
+    from mcplint.document.loader import loads
+
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+        text = raw.decode("utf-8-sig")
     except FileNotFoundError:
         raise MCPLintError(f"{path}: baseline file not found (create it with --write-baseline)") from None
     except (OSError, UnicodeDecodeError) as err:
         raise MCPLintError(f"{path}: cannot read baseline: {getattr(err, 'strerror', None) or err}") from None
-    try:
-        data = json.loads(text)
+    if len(raw) > MAX_BYTES:
+        raise MCPLintError(f"{path}: baseline is over {MAX_BYTES >> 20} MiB; not read")
+    try:  # NaN, huge numbers, lone surrogates and deep nesting are one-line InputErrors
+        data = loads(text, str(path))
     except json.JSONDecodeError as err:
         raise MCPLintError(f"{path}: baseline is not valid JSON: {err.msg} (line {err.lineno})") from None
     if not isinstance(data, dict) or not isinstance(data.get("findings"), list) or "version" not in data \
             or data.get("tool", "mcplint") != "mcplint":
         raise MCPLintError(f"{path}: not an mcplint baseline (expected {_SHAPE})")
-    if data["version"] != VERSION:
-        raise MCPLintError(
-            f"{path}: baseline version {data['version']!r} is not supported (this mcplint reads {VERSION})"
-        )
+    if type(data["version"]) is not int or data["version"] != VERSION:
+        shown = json.dumps(data["version"], ensure_ascii=False)
+        shown = shown if len(shown) <= 40 else shown[:39] + "…"
+        raise MCPLintError(f"{path}: baseline version {shown} is not supported (this mcplint reads {VERSION})")
     for index, item in enumerate(data["findings"]):
         if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ("rule", "path", "fingerprint")):
             raise MCPLintError(f"{path}: findings[{index}]: an entry needs string 'rule', 'path' and 'fingerprint'")
@@ -140,7 +147,7 @@ def apply(result, entries: list[dict], path: Path) -> Outcome:
     looked_at = {f.path for f in result.files} | {p for p, _ in result.skipped}
     outcome.stale = [
         item for items in waiting.values() for item in items
-        if item["path"] in looked_at or not Path(item["path"]).exists()
+        if item["path"] in looked_at or not _exists(item["path"])
     ]
     if outcome.matched:
         print(f"mcplint: {outcome.matched} finding(s) listed in the baseline {path} are not shown", file=sys.stderr)
@@ -148,6 +155,14 @@ def apply(result, entries: list[dict], path: Path) -> Outcome:
         print(f"mcplint: {len(outcome.stale)} baseline entries no longer match any finding; "
               "refresh with --write-baseline", file=sys.stderr)
     return outcome
+
+
+def _exists(path: str) -> bool:
+    """``Path.exists`` for a path read from a file: NUL bytes and over-long names are not there."""
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def load_for_check(baseline: Path | None, write_baseline: Path | None) -> list[dict] | None:
