@@ -181,8 +181,8 @@ class StdioProcess:
 
     def close(self) -> None:
         """Close stdin, wait, SIGTERM everything the server started, wait, SIGKILL. Never raises,
-        never waits for an end of stream: a process that escaped the group may hold stdout open."""
-        _LIVE.discard(self)
+        never waits for an end of stream: a process that escaped the group may hold stdout open.
+        It stays in _LIVE until done, so an interrupt midway still reaches the atexit hook."""
         self._track()  # before the server exits: its children are still its children
         _close(self.proc.stdin)
         exited = self.exit_status(EXIT_GRACE) is not None
@@ -201,6 +201,7 @@ class StdioProcess:
             pass
         for stream in (self.proc.stdout, self.proc.stderr):
             _close(stream)  # unbuffered: closing never waits for a reader or for an end of stream
+        _LIVE.discard(self)
 
     # -- the processes to stop -------------------------------------------------
     def _track(self) -> None:

@@ -1,0 +1,202 @@
+"""Audits of hostile servers end in bounded time and memory, with a clear message and the partial transcript.
+
+Each test runs `mcplint audit --timeout 2` as a subprocess against a server in fixtures/servers/hostile_*.py
+that misbehaves on purpose (floods, drips, escapes the process group, echoes credentials) and measures
+what a user would notice: wall time, the peak memory of the mcplint process (its own rusage, from
+wait4), the exit code and the one-line message, the --record file, and processes left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from servers import TAG_VARIABLE, HttpServer, kill_tagged, new_tag, server_command, wait_for_no_orphans
+
+TIMEOUT = 2
+WALL = 6 * TIMEOUT + 4  # a small multiple of --timeout, plus interpreter startup on a busy machine
+PEAK_MB = 300
+SECRET = "s3cr3t-T0ken/with\"quote"
+
+
+class Run:
+    def __init__(self, returncode: int, stderr: str, elapsed: float, peak_mb: float):
+        self.returncode, self.stderr, self.elapsed, self.peak_mb = returncode, stderr, elapsed, peak_mb
+
+    @property
+    def error(self) -> str:
+        lines = self.stderr.strip().splitlines()
+        errors = [line for line in lines if line.startswith("mcplint: error: ")]
+        assert errors, self.stderr[-2000:]
+        return errors[0]
+
+
+def audit(*args: str, outer: float = 60) -> Run:
+    """`mcplint audit --timeout 2 ARGS`, reaped with wait4 for its own peak RSS; killed at `outer` s."""
+    with tempfile.TemporaryDirectory() as where:
+        err_path = Path(where) / "stderr"
+        with open(err_path, "wb") as err:
+            started = time.monotonic()
+            proc = subprocess.Popen([sys.executable, "-m", "mcplint", "audit", "--timeout", str(TIMEOUT), *args],
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                    cwd=where, start_new_session=True)
+            while True:
+                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() - started > outer:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    pid, status, usage = os.wait4(proc.pid, 0)
+                    proc.returncode = -9
+                    pytest.fail(f"mcplint audit {' '.join(args)} still ran after {outer} s: "
+                                f"{err_path.read_text(errors='replace')[-2000:]}")
+                time.sleep(0.02)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            elapsed = time.monotonic() - started
+        stderr = err_path.read_text(errors="replace")
+    return Run(proc.returncode, stderr, elapsed, usage.ru_maxrss / 1024)
+
+
+def assert_bounded(run: Run, code: int = 2) -> None:
+    assert run.returncode == code, run.stderr[-2000:]
+    assert "Traceback" not in run.stderr and "MemoryError" not in run.stderr, run.stderr[-2000:]
+    assert run.elapsed < WALL, f"took {run.elapsed:.1f} s"
+    assert run.peak_mb < PEAK_MB, f"peak RSS {run.peak_mb:.0f} MB"
+
+
+def recorded(path: Path) -> list[dict]:
+    assert path.exists(), "the partial transcript was not kept"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture
+def tag():
+    value = new_tag()
+    yield value
+    left = wait_for_no_orphans(value)
+    kill_tagged(value)
+    assert not left, f"processes outlived the audit: {left}"
+
+
+def stdio(tag: str, name: str, *server_args: str, record: Path | None = None, env: tuple = ()) -> Run:
+    options = ["--record", str(record)] if record else []
+    for item in env:
+        options += ["--env", item]
+    return audit(*options, f"--env={TAG_VARIABLE}={tag}", "--", *server_command(name, *server_args))
+
+
+# --- stdio --------------------------------------------------------------------------------------------
+def test_notification_flood_stops_at_the_cap_and_keeps_the_first_messages(tag, tmp_path):
+    record = tmp_path / "s.jsonl"
+    run = stdio(tag, "hostile_stdio_flood", record=record)
+    assert_bounded(run)
+    assert "flooded its standard output" in run.error and "more than 10000 lines" in run.error, run.error
+    lines = recorded(record)
+    server = [line for line in lines if line["from"] == "server"]
+    assert lines[0]["from"] == "client" and 0 < len(server) <= 1000
+    assert server[0]["message"]["method"] == "notifications/message"
+
+
+def test_an_endless_line_is_refused_at_the_line_limit(tag, tmp_path):
+    record = tmp_path / "s.jsonl"
+    run = stdio(tag, "hostile_stdio_flood", "--mode", "long-line", record=record)
+    assert_bounded(run)
+    assert "a line longer than 4 MiB" in run.error, run.error
+    assert [line["from"] for line in recorded(record)] == ["client"]
+
+
+def test_a_flood_of_empty_lines_is_bounded(tag):
+    run = stdio(tag, "hostile_stdio_flood", "--mode", "blank")
+    assert_bounded(run)
+    assert "flooded its standard output" in run.error, run.error
+
+
+def test_a_grandchild_that_calls_setsid_and_keeps_stdout_open_is_killed(tag, tmp_path):
+    """The parent ignores SIGTERM and outlives its stdin; its child left the process group and holds
+    stdout: the audit still reports, returns promptly and leaves neither behind."""
+    record = tmp_path / "s.jsonl"
+    run = stdio(tag, "hostile_setsid", record=record)
+    assert run.returncode in (0, 1), run.stderr[-2000:]
+    assert_bounded(run, run.returncode)
+    assert len(recorded(record)) > 10
+
+
+def test_the_stderr_tail_cannot_start_a_workflow_command_or_move_the_cursor(tag, tmp_path):
+    server = tmp_path / "noisy.py"
+    server.write_text("import sys\nsys.stderr.write('y' * 5000 + 'warming up\\n::error::pwned\\x1b[2J\\x07')\n"
+                      "sys.exit(5)\n")
+    run = audit(f"--env={TAG_VARIABLE}={tag}", "--", sys.executable, str(server))
+    assert_bounded(run)
+    assert len(run.stderr.strip().splitlines()) == 1, run.stderr
+    assert "exited with status 5" in run.error
+    assert "warming up\\n::error::pwned\\x1b[2J\\x07" in run.error and "\x1b" not in run.stderr
+    assert len(run.error) < 1500
+
+
+def test_a_secret_env_value_echoed_over_stdio_is_redacted_in_the_record(tag, tmp_path):
+    record = tmp_path / "s.jsonl"
+    run = stdio(tag, "hostile_echo_auth", record=record, env=(f"FIXTURE_SECRET={SECRET}",))
+    assert run.returncode in (0, 1), run.stderr[-2000:]
+    text = record.read_text()
+    assert "<redacted>" in text and "s3cr3t-T0ken" not in text
+
+
+# --- HTTP ---------------------------------------------------------------------------------------------
+def test_servers_dripping_one_byte_a_second_are_abandoned_at_the_deadline(tmp_path):
+    """Headers, then chunk sizes, dripped a byte a second: each exchange ends at its deadline.
+    (The two audits run side by side: each takes three waits of 2 s.)"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    records = {drip: tmp_path / f"{drip}.jsonl" for drip in ("headers", "chunks")}
+    with HttpServer("hostile_http_drip", "--drip", "headers") as headers, \
+            HttpServer("hostile_http_drip", "--drip", "chunks") as chunks:
+        servers = {"headers": headers, "chunks": chunks}
+        with ThreadPoolExecutor(2) as pool:
+            runs = dict(zip(servers, pool.map(lambda d: audit("--record", str(records[d]), servers[d].url), servers)))
+    for drip, run in runs.items():
+        assert_bounded(run)
+        assert "stopped answering" in run.error and servers[drip].url in run.error, run.error
+        assert [line["from"] for line in recorded(records[drip])] == ["client"] * 3  # no made-up answers
+
+
+def test_an_sse_flood_stops_at_the_event_cap(tmp_path):
+    record = tmp_path / "s.jsonl"
+    with HttpServer("hostile_sse_flood") as server:
+        run = audit("--record", str(record), server.url)
+    assert_bounded(run)
+    assert "event stream" in run.error and "events" in run.error, run.error
+    server_lines = [line for line in recorded(record) if line["from"] == "server"]
+    assert 0 < len(server_lines) <= 1001
+
+
+def test_an_sse_event_that_never_ends_is_refused_at_the_size_limit(tmp_path):
+    record = tmp_path / "s.jsonl"
+    with HttpServer("hostile_sse_flood", "--mode", "big-event") as server:
+        run = audit("--record", str(record), server.url)
+    assert_bounded(run)
+    assert "an event larger than 4 MiB" in run.error, run.error
+    assert recorded(record)
+
+
+def test_a_credential_echoed_back_is_redacted_in_the_record(tmp_path):
+    record = tmp_path / "s.jsonl"
+    with HttpServer("hostile_echo_auth") as server:
+        run = audit("--record", str(record), "--call-read-only", "--header", f"Authorization: Bearer {SECRET}",
+                    server.url)
+    assert run.returncode in (0, 1), run.stderr[-2000:]
+    text = record.read_text()
+    assert "s3cr3t-T0ken" not in text and "s3cr3t-T0ken" not in run.stderr
+    lines = [json.loads(line) for line in text.splitlines()]
+    echoed = [line for line in lines if line["from"] == "server" and "X-Echo-Authorization" in
+              (line.get("http") or {}).get("headers", {})]
+    values = {line["http"]["headers"]["X-Echo-Authorization"] for line in echoed}
+    assert "<redacted>" in values and values <= {"<redacted>", ""}  # "": the no-credentials probe
+    assert "<redacted>" in json.dumps([line["message"] for line in lines if line["from"] == "server"])
