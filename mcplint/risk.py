@@ -1,6 +1,7 @@
 """What a tool's name and description say it does to the world, and what its
-annotations claim. Used by the annotation rules (MCP410-MCP413) and by live
-audits, which must never call a tool that may change or send anything.
+annotations claim. Used by the annotation rules (MCP410-MCP413). Live audits
+decide what they may call with a broader lexicon of their own, which fails
+closed (``mcplint.audit.call_gate``); this one is tuned against false findings.
 
 The classifier reads the *name* first: it is split into words (snake, kebab,
 dot and camelCase) and matched against a small lexicon of effect verbs. Only
@@ -171,25 +172,6 @@ def effective_hints(annotations: Any) -> Hints:
         if isinstance(annotations.get(key), bool):
             values[field] = annotations[key]
     return Hints(**values)
-
-
-def call_blocker(tool: Any, allow_open_world: bool = False) -> str | None:
-    """Why a live audit must not call ``tool``, or None when it looks safe to call.
-
-    Safe means: it claims ``readOnlyHint: true``, its name and description imply no
-    side effect, and (unless ``allow_open_world``) it claims ``openWorldHint: false``,
-    since an open-world tool reaches outside systems (the default is open world)."""
-    if not isinstance(tool, Mapping):
-        return "not a tool object"
-    found = tool_intent(tool.get("name"), tool.get("description"))
-    if found is not None:
-        return f"its {found.source} implies a side effect ({found.verb!r})"
-    hints = effective_hints(tool.get("annotations"))
-    if not hints.read_only:
-        return "it does not claim readOnlyHint: true"
-    if hints.open_world and not allow_open_world:
-        return "it may reach outside systems (openWorldHint is not false)"
-    return None
 
 
 def name_words(name: str) -> list[str]:

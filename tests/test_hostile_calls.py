@@ -72,6 +72,8 @@ REFUSED = [
     (tool("purge_queue"), "name part 'purge' implies a side effect"),
     (tool("reset_password"), "name part 'reset' implies a side effect"),
     (tool("deleteUser"), "name part 'delete' implies a side effect"),
+    (tool("delete_file"), "name part 'delete' implies a side effect"),
+    (tool("write_file"), "name part 'write' implies a side effect"),
     (tool("DELETE_USER"), "name part 'delete' implies a side effect"),
     (tool("get_users_2delete"), "name part 'delete' implies a side effect"),
     (tool("get_removed_items"), "name part 'removed' implies a side effect (remove)"),
@@ -92,6 +94,7 @@ REFUSED = [
     (tool("get_row", "Fetch the row and permanently remove it."), "description says 'permanently remove'"),
     (tool("get_report", "Build the report. Then sends an email to the team."), "description says 'sends'"),
     (tool("lookup_card", "Look up a card. Also charges the card."), "description says 'charges'"),
+    (tool("lookup", "Sends an SMS."), "description says 'sends'"),
     (tool("get_file", "Read a file; the file is deleted afterwards."), "description says 'deleted'"),
     (tool("get_item", "Return the item (removal happens later)."), "description says 'removal'"),
     (tool("get_item", "Get an item. Irreversible."), "description says 'irreversible'"),
@@ -143,6 +146,7 @@ ALLOWED = [
     tool("get-user", "Get the user's email address and current settings."),
     tool("getOrders", "Returns orders in the given date format, sorted by date, for 3 updates per page."),
     tool("lookup"),
+    tool("read_file"),
     tool("describe_table", "Describe a table.", inputSchema={"type": "object", "properties": {
         "table": {"type": "string", "description": "Table name", "examples": ["users"]}}}),
 ]

@@ -1,10 +1,11 @@
-"""mcplint.risk: what a tool's name and description say it does (used by MCP410/MCP411 and live audits)."""
+"""mcplint.risk: what a tool's name and description say it does (used by MCP410/MCP411; the audit's
+call gate is tested in test_hostile_calls.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from mcplint.risk import Hints, Intent, call_blocker, destructive_intent, effective_hints, name_words, tool_intent
+from mcplint.risk import Hints, Intent, destructive_intent, effective_hints, name_words, tool_intent
 
 
 @pytest.mark.parametrize("name,verb,effect", [
@@ -128,43 +129,3 @@ def test_effective_hints_apply_the_protocol_defaults():
     assert effective_hints({"readOnlyHint": True}) == Hints(read_only=True)
     assert effective_hints({"readOnlyHint": "true", "destructiveHint": False}) == Hints(destructive=False)
     assert effective_hints(["readOnlyHint"]) == Hints()
-
-
-@pytest.mark.parametrize("tool,blocked", [
-    ({"name": "read_file", "annotations": {"readOnlyHint": True, "openWorldHint": False}}, None),
-    ({"name": "delete_file", "annotations": {"readOnlyHint": True}}, "its name implies a side effect ('delete')"),
-    ({"name": "get_weather"}, "it does not claim readOnlyHint: true"),
-    ({"name": "lookup", "description": "Sends an SMS.", "annotations": {"readOnlyHint": True}},
-     "its description implies a side effect ('send')"),
-    ({"name": "write_file", "annotations": {"readOnlyHint": True}}, "its name implies a side effect ('write')"),
-    ({"name": "fetch", "annotations": {"readOnlyHint": True, "openWorldHint": True}},
-     "it may reach outside systems (openWorldHint is not false)"),
-    ({"name": "read_graph", "annotations": {"readOnlyHint": True}},
-     "it may reach outside systems (openWorldHint is not false)"),
-    ("not a tool", "not a tool object"),
-])
-def test_call_blocker(tool, blocked):
-    assert call_blocker(tool) == blocked
-
-
-def test_call_blocker_can_allow_open_world_tools():
-    assert call_blocker({"name": "fetch", "annotations": {"readOnlyHint": True}}, allow_open_world=True) is None
-
-
-def test_corpus_tools_a_live_audit_may_call():
-    """The corpus recordings called only read-only, closed-world tools; fetch was never called."""
-    import json
-
-    from conftest import shared_path
-
-    callable_names = set()
-    for path in shared_path("corpus", "manifests").glob("*.json"):
-        for tool in json.loads(path.read_text(encoding="utf-8"))["tools"]:
-            if call_blocker(tool) is None:
-                callable_names.add(tool["name"])
-    assert "fetch" not in callable_names
-    assert {"read_text_file", "list_directory", "git_status", "git_log", "read_graph", "get_current_time",
-            "add", "divide", "echo", "sequentialthinking"} <= callable_names
-    assert not callable_names & {"write_file", "edit_file", "move_file", "create_directory", "delete_entities",
-                                 "git_commit", "git_add", "git_reset", "git_checkout", "git_create_branch",
-                                 "create_entities", "toggle-simulated-logging", "gzip-file-as-resource"}
