@@ -44,7 +44,8 @@ class EmojiInText(ToolRule):
     severity = Severity.WARNING
 
     def check(self, doc, ctx):
-        if may_contain_emoji(doc.document.text):
+        source = doc.document.text  # a clean source has nothing to find: skip the walk (not without one)
+        if not source or may_contain_emoji(source):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):

@@ -51,7 +51,8 @@ class HiddenCharacters(ToolRule):
     severity = Severity.ERROR
 
     def check(self, doc, ctx):
-        if may_hide(doc.document.text):  # nothing to find otherwise: skip the walk
+        source = doc.document.text  # a clean source has nothing to find: skip the walk (not without one)
+        if not source or may_hide(source):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):

@@ -48,7 +48,8 @@ class MarkupInText(ToolRule):
         allowed_tags: list[str] = Option([], "HTML element names to accept in tool text.")
 
     def check(self, doc, ctx):
-        if may_have_markup(doc.document.text):  # nothing to find otherwise: skip the walk
+        source = doc.document.text  # a clean source has nothing to find: skip the walk (not without one)
+        if not source or may_have_markup(source):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):

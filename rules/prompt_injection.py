@@ -45,7 +45,8 @@ class PromptInjection(ToolRule):
     severity = Severity.ERROR
 
     def check(self, doc, ctx):
-        if may_inject(doc.document.text):  # nothing to find otherwise: skip the walk
+        source = doc.document.text  # a clean source has nothing to find: skip the walk (not without one)
+        if not source or may_inject(source):
             yield from super().check(doc, ctx)
 
     def check_tool(self, ptr, tool, ctx):

@@ -259,12 +259,15 @@ class _Linter:
         """Every manifest rule on a tools/list page; a page seen before is not linted again."""
         response = exchange.response
         tools = response.result.get("tools")
-        digest = hashlib.sha256(json.dumps(tools, sort_keys=True, default=str).encode()).hexdigest()
+        # The page's tools as JSON with their characters decoded (the escapes of a HAR body or a
+        # JSONL line are gone once parsed): the source text the text rules' pre-checks read.
+        text = json.dumps(tools, sort_keys=True, default=str, ensure_ascii=False)
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         self.session.seen["tools/list-result"] += 1
         if digest in self._tool_lists:
             return
         self._tool_lists.add(digest)
-        document = Document(self.path, "", response.data, "json", None)
+        document = Document(self.path, text, response.data, "json", None)
         manifest = Manifest(document, "response", Pointer(("result", "tools")))
         version = self.session.version
         for rule in self.manifest_rules(version):
