@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from mcplint.document.loader import Document, load_document, read_stdin
 from mcplint.document.manifest import EXPECTED, Manifest, classify, describe
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError, MCPLintError
-from mcplint.findings import Finding, Related, Severity
+from mcplint.findings import Finding, Related, Severity, capped, excerpt
 from mcplint.rule import MANIFEST, Rule, RuleContext
 
 
@@ -104,8 +105,14 @@ def run(targets: list[Target], plan: Plan) -> Result:
     result = Result()
     for target in targets:
         shown = display_path(target.path)
-        raw = read_stdin() if target.path == STDIN else None
-        kind = _capture_kind(target, raw)
+        if target.path == STDIN:
+            try:
+                kind, raw = _read_stdin(plan)
+            except OSError as err:
+                result.errors.append(f"{shown}: cannot read: {err.strerror or err}")
+                continue
+        else:
+            kind, raw = _capture_kind(target), None
         if kind is not None:
             _run_capture(target, shown, kind, plan, result, raw)
             continue
@@ -138,13 +145,40 @@ def run(targets: list[Target], plan: Plan) -> Result:
     return result
 
 
-def _capture_kind(target: Target, raw: bytes | None) -> str | None:
-    from mcplint.capture.lint import capture_kind, sniff_kind
+def _capture_kind(target: Target) -> str | None:
+    from mcplint.capture.lint import capture_kind
 
-    return sniff_kind(raw) if target.path == STDIN else capture_kind(target.path)
+    return capture_kind(target.path)
 
 
-def _run_capture(target: Target, shown: str, kind: str, plan: Plan, result: Result, raw: bytes | None = None) -> None:
+STDIN_HEAD = 65536  # what is read of standard input to tell what it holds
+STDIN_CHUNK = 1 << 20
+
+
+def _read_stdin(plan: Plan):
+    """What standard input holds (a capture kind, or None for a manifest) and what to lint.
+    A transcript is spooled to a temporary file chunk by chunk and streamed like any file;
+    a HAR file or a manifest is read whole, at most max-file-size-mb (and one byte more, to
+    say it is over the limit)."""
+    from mcplint.capture.lint import sniff_kind
+
+    head = read_stdin(STDIN_HEAD)
+    kind = sniff_kind(head)
+    if kind != "transcript":
+        return kind, head + read_stdin(max(0, plan.max_bytes + 1 - len(head)))
+    spool = tempfile.TemporaryFile()
+    try:
+        spool.write(head)
+        while chunk := read_stdin(STDIN_CHUNK):
+            spool.write(chunk)
+        spool.seek(0)
+    except BaseException:
+        spool.close()
+        raise
+    return kind, spool
+
+
+def _run_capture(target: Target, shown: str, kind: str, plan: Plan, result: Result, raw=None) -> None:
     """Lint a JSONL transcript or HAR file (streamed: see mcplint.capture)."""
     from mcplint.capture.lint import lint_capture
 
@@ -162,16 +196,11 @@ def _run_capture(target: Target, shown: str, kind: str, plan: Plan, result: Resu
         return
     finally:
         gc.enable()
-    findings = [f for f in linted.findings if not _ignored(f, _Named(shown), plan)]
+    findings = linted.findings  # per-file-ignores applied already, before the per-rule cap
     result.findings.extend(findings)
     if findings:
         result.sources[shown] = linted.lines
     result.files.append(FileReport(shown, linted.version, linted.kind, linted.tools, linted.unassessed))
-
-
-@dataclass
-class _Named:
-    path: str
 
 
 def _manifest_unassessed(plan: Plan) -> dict[int, str]:
@@ -230,7 +259,7 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
         if version not in rule.versions or manifest.kind not in rule.applies_to:
             continue
         ctx = RuleContext(version, plan.options[rule.code], path, manifest, plan.lock)
-        raw.extend((rule, v) for v in rule.check(manifest, ctx))
+        raw.extend((rule, v.bounded()) for v in rule.check(manifest, ctx))
     if not raw and not suppressions.present(manifest.document):
         return [], version
     document = manifest.document
@@ -239,7 +268,7 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     )
     findings = [_finding(rule, v, manifest, plan) for rule, v in raw]
     findings = suppressions.apply(findings, manifest, plan, version)  # YAML comments, MCP001
-    return [f for f in findings if not _ignored(f, document, plan)], version
+    return capped([f for f in findings if not _ignored(f, document, plan)]), version
 
 
 def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan) -> Finding:
@@ -258,10 +287,15 @@ def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan) -> Finding:
         span=span,
         pointer=pointer,
         checklist=tuple(rule.checklist),
-        tool=manifest.tool_name_at(violation.pointer),
+        tool=_shown_tool(manifest.tool_name_at(violation.pointer)),
         fingerprint=fingerprint(rule.code, manifest, violation.pointer),
         related=related,
     )
+
+
+def _shown_tool(name: str | None) -> str | None:
+    """The tool a finding names, as reports show it (the fingerprint keeps the whole name)."""
+    return excerpt(name) if name is not None else None
 
 
 def fingerprint(code: str, manifest: Manifest, ptr: Pointer) -> str:
@@ -296,17 +330,22 @@ def logical_pointer(manifest: Manifest, ptr: Pointer) -> str:
 
 
 def _ignored(finding: Finding, document: Document, plan: Plan) -> bool:
+    return ignored(finding.code, finding.pointer, document.path, plan)
+
+
+def ignored(code: str, found_at: str, path: str, plan: Plan) -> bool:
+    """Whether per-file-ignores silence rule ``code`` at pointer ``found_at`` in ``path``."""
     if not plan.per_file_ignores:
         return False
-    rel = _relative(document.path, plan.root)
-    ignored = False
+    rel = _relative(path, plan.root)
+    silenced = False
     for index, (regex, pointer, codes) in enumerate(plan.per_file_ignores):
-        if finding.code in codes and regex.match(rel) and (
-            not pointer or finding.pointer == pointer or finding.pointer.startswith(pointer + "/")
+        if code in codes and regex.match(rel) and (
+            not pointer or found_at == pointer or found_at.startswith(pointer + "/")
         ):
             plan.used_ignores.add(index)  # every matching entry counts as used
-            ignored = True
-    return ignored
+            silenced = True
+    return silenced
 
 
 def _relative(path: str, root: Path) -> str:

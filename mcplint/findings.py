@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 import enum
+import hashlib
+import re
+from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable, TypeVar
 
 from mcplint.document.span import Span
+
+# A report must stay readable whatever a file holds: one tool with a megabyte name behind
+# thousands of findings would otherwise make a report of gigabytes.
+MAX_MESSAGE = 500  # characters of one finding's message
+MAX_QUOTE = 80  # characters of one quoted name or value within it
+MAX_PER_RULE = 100  # findings of one rule in one file; the rest are counted in one note
+
+# A quoted part of a message: rules quote names and values in '...' (or "..." as JSON).
+_QUOTED = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
 
 
 class Severity(str, enum.Enum):
@@ -45,3 +58,83 @@ class Finding:
     @property
     def sort_key(self):
         return (self.path, self.span.line, self.span.column, self.code, self.pointer)
+
+
+def excerpt(value: str, limit: int = MAX_QUOTE) -> str:
+    """A name or value as a report shows it: whole when short, else its start and its length."""
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}… ({len(value):,} characters)"
+
+
+def bounded(message: str) -> str:
+    """``message`` cut to ``MAX_MESSAGE`` characters: its longest quoted parts are shortened
+    first (``'aaaa…' (1,000,000 characters)``), then, if still too long, its end."""
+    if len(message) <= MAX_MESSAGE:
+        return message
+    quotes = sorted(
+        (m for m in _QUOTED.finditer(message) if m.end() - m.start() > MAX_QUOTE + 2),
+        key=lambda m: m.start() - m.end(),
+    )
+    excess, chosen = len(message) - MAX_MESSAGE, []
+    for match in quotes:
+        if excess <= 0:
+            break
+        mark, inner = match.group()[0], match.group()[1:-1]
+        shorter = f"{mark}{inner[:MAX_QUOTE]}…{mark} ({len(inner):,} characters)"
+        chosen.append((match.start(), match.end(), shorter))
+        excess -= match.end() - match.start() - len(shorter)
+    parts, at = [], 0
+    for start, end, shorter in sorted(chosen):
+        parts += [message[at:start], shorter]
+        at = end
+    shortened = "".join(parts) + message[at:]
+    if len(shortened) <= MAX_MESSAGE:
+        return shortened
+    tail = f"… ({len(message):,} characters)"
+    return shortened[: MAX_MESSAGE - len(tail)] + tail
+
+
+Item = TypeVar("Item")
+
+
+def cap_per_rule(items: list[Item], code: Callable[[Item], str], limit: int = MAX_PER_RULE
+                 ) -> tuple[list[Item], dict[str, tuple[Item, int]]]:
+    """The first ``limit`` items of each rule, and for each rule that had more: its first
+    item left out and how many were left out."""
+    counts = Counter(map(code, items))
+    if not counts or max(counts.values()) <= limit:
+        return items, {}
+    kept, left_out, seen = [], {}, Counter()
+    for item in items:
+        key = code(item)
+        seen[key] += 1
+        if seen[key] <= limit:
+            kept.append(item)
+        elif key not in left_out:
+            left_out[key] = (item, counts[key] - limit)
+    return kept, left_out
+
+
+def left_out_note(first: Finding, count: int, limit: int = MAX_PER_RULE) -> Finding:
+    """The one finding that stands for the findings of a rule beyond ``limit`` in a file,
+    placed where the first of them was. Its fingerprint names only the rule and the file,
+    so a baseline keeps matching it as the count changes."""
+    digest = hashlib.sha256(f"{first.code}\0{first.path}\0left-out".encode()).hexdigest()[:32]
+    return Finding(
+        code=first.code, name=first.name, severity=first.severity,
+        message=f"{count:,} more findings of {first.code} in this file were left out "
+                f"(a report shows at most {limit} per rule per file)",
+        path=first.path, span=first.span, pointer=first.pointer, checklist=first.checklist,
+        fingerprint=digest,
+    )
+
+
+def capped(findings: list[Finding], limit: int = MAX_PER_RULE) -> list[Finding]:
+    """At most ``limit`` findings of each rule (those first in the file), plus one note per
+    rule that had more."""
+    ordered = sorted(findings, key=lambda f: f.sort_key)
+    kept, left_out = cap_per_rule(ordered, lambda f: f.code, limit)
+    if not left_out:
+        return findings
+    return kept + [left_out_note(first, count, limit) for first, count in left_out.values()]

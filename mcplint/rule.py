@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 
 from mcplint import versions
 from mcplint.document.pointer import Pointer
-from mcplint.findings import Severity
+from mcplint.findings import MAX_MESSAGE, Severity, bounded
 
 if TYPE_CHECKING:
     from mcplint.document.manifest import Manifest
@@ -23,6 +23,15 @@ class Violation:
     message: str
     at_key: bool = False  # locate the member's key rather than its value
     related: tuple[tuple[Pointer, str], ...] = ()
+
+    def bounded(self) -> "Violation":
+        """This violation with its messages within a report's bounds (``findings.bounded``).
+        The engine calls it as each violation arrives, so no rule can fill memory or a report
+        by quoting a huge name thousands of times."""
+        if len(self.message) <= MAX_MESSAGE and all(len(m) <= MAX_MESSAGE for _, m in self.related):
+            return self
+        return Violation(self.pointer, bounded(self.message), self.at_key,
+                         tuple((p, bounded(m)) for p, m in self.related))
 
 
 class Option:

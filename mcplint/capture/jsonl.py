@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from array import array
+from bisect import bisect_left
 from typing import IO, Iterator
 
 from mcplint.capture.records import CLIENT, SERVER, Record, is_jsonrpc
@@ -20,35 +21,55 @@ CHUNK = 1 << 20
 WRAPPER_KEYS = ("from", "message", "http")
 
 
-def read_lines(handle: IO[bytes], max_line: int) -> Iterator[tuple[int, int, bytes | None, int]]:
-    """(line index, byte offset, line bytes or None when longer than ``max_line``, length)."""
-    index = offset = 0
-    pending = b""
-    skipped = -1  # >= 0 while discarding an overlong line: bytes discarded so far
-    while chunk := handle.read(CHUNK):
+class Lines:
+    """The non-blank lines of a stream as (line index, byte offset, line bytes or None when
+    longer than ``max_line``, length). Blank and whitespace-only lines are only counted:
+    a file of a million newlines costs no more memory than an empty one."""
+
+    def __init__(self, handle: IO[bytes], max_line: int) -> None:
+        self.handle, self.max_line = handle, max_line
+        self.count = 0  # lines read so far, blank ones included
+
+    def __iter__(self) -> Iterator[tuple[int, int, bytes | None, int]]:
+        handle, max_line = self.handle, self.max_line
+        index = offset = 0
+        pending = b""
+        skipped = -1  # >= 0 while discarding an overlong line: bytes discarded so far
+        while chunk := handle.read(CHUNK):
+            if skipped >= 0:
+                end = chunk.find(b"\n")
+                if end == -1:
+                    skipped += len(chunk)
+                    continue
+                yield index, offset, None, skipped + end
+                offset += skipped + end + 1
+                index += 1
+                skipped = -1
+                chunk = chunk[end + 1:]
+            pending += chunk
+            lines = pending.split(b"\n")
+            pending = lines.pop()
+            for line in lines:
+                if line.strip():
+                    yield index, offset, line if len(line) <= max_line else None, len(line)
+                offset += len(line) + 1
+                index += 1
+            self.count = index
+            if len(pending) > max_line:
+                skipped, pending = len(pending), b""
         if skipped >= 0:
-            end = chunk.find(b"\n")
-            if end == -1:
-                skipped += len(chunk)
-                continue
-            yield index, offset, None, skipped + end
-            offset += skipped + end + 1
+            yield index, offset, None, skipped
             index += 1
-            skipped = -1
-            chunk = chunk[end + 1:]
-        pending += chunk
-        lines = pending.split(b"\n")
-        pending = lines.pop()
-        for line in lines:
-            yield index, offset, line if len(line) <= max_line else None, len(line)
-            offset += len(line) + 1
+        elif pending:
+            if pending.strip():
+                yield index, offset, pending if len(pending) <= max_line else None, len(pending)
             index += 1
-        if len(pending) > max_line:
-            skipped, pending = len(pending), b""
-    if skipped >= 0:
-        yield index, offset, None, skipped
-    elif pending:
-        yield index, offset, pending if len(pending) <= max_line else None, len(pending)
+        self.count = index
+
+
+def read_lines(handle: IO[bytes], max_line: int) -> Iterator[tuple[int, int, bytes | None, int]]:
+    """The non-blank lines of ``handle`` (see ``Lines``)."""
+    return iter(Lines(handle, max_line))
 
 
 def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tuple[Record | None, int | None]:
@@ -73,7 +94,9 @@ def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tu
         return Record(index, where, None, None, problem=(where, f"{what}: {err.msg}")), err.colno
     except (ValueError, RecursionError) as err:
         return Record(index, where, None, None, problem=(where, f"not valid JSON: {err}")), None
-    return to_record(index, value), None
+    record = to_record(index, value)
+    record.size = length
+    return record, None
 
 
 def to_record(index: int, value) -> Record:
@@ -106,25 +129,52 @@ def looks_like_transcript(head: bytes) -> bool:
 class JsonlSource:
     """Locates pointers of a streamed transcript by re-reading the lines they name."""
 
-    def __init__(self, handle: IO[bytes]) -> None:
-        self.handle = handle
-        self.offsets = array("q")  # byte offset of every line
+    def __init__(self, handle: IO[bytes], max_line: int = 64 << 20) -> None:
+        self.handle, self.max_line = handle, max_line
+        # Where each non-blank line is (blank lines are only counted, in ``count``).
+        self.indexes = array("q")  # line index, ascending
+        self.offsets = array("q")  # byte offset
         self.lengths = array("q")
+        self.count = 0  # lines in the file
         self.bad_columns: dict[int, int] = {}  # line index -> column where JSON parsing failed
         self._maps: dict[int, JsonSourceMap | None] = {}
         self._texts: dict[int, str] = {}
 
     def add(self, index: int, offset: int, length: int) -> None:
+        self.indexes.append(index)
         self.offsets.append(offset)
         self.lengths.append(length)
 
+    def _slot(self, index: int) -> int | None:
+        slot = bisect_left(self.indexes, index)
+        return slot if slot < len(self.indexes) and self.indexes[slot] == index else None
+
+    def _read(self, slot: int) -> bytes:
+        """A line's bytes, read without moving the stream the lines are being read from."""
+        handle = self.handle
+        position = handle.tell()
+        try:
+            handle.seek(self.offsets[slot])
+            return handle.read(self.lengths[slot])
+        finally:
+            handle.seek(position)
+
+    def record(self, index: int) -> Record | None:
+        """The record of line ``index`` parsed again: what a pending request or a record held
+        while the version was sought keeps instead of its message (see ``session.Session``)."""
+        slot = self._slot(index)
+        if slot is None:
+            return None
+        length = self.lengths[slot]
+        data = self._read(slot) if length <= self.max_line else None
+        return parse_line(index, data, length, self.max_line)[0]
+
     def text(self, index: int) -> str:
         if index not in self._texts:
-            if not 0 <= index < len(self.offsets) or self.lengths[index] > (64 << 20):
+            slot = self._slot(index)
+            if slot is None or self.lengths[slot] > (64 << 20):
                 return ""
-            self.handle.seek(self.offsets[index])
-            raw = self.handle.read(self.lengths[index])
-            self._texts[index] = raw.decode("utf-8", "replace").rstrip("\r")
+            self._texts[index] = self._read(slot).decode("utf-8", "replace").rstrip("\r")
         return self._texts[index]
 
     def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
@@ -157,7 +207,7 @@ class JsonlSource:
                 self.bad_columns[index] = 1
 
     def lines(self) -> "SparseLines":
-        return SparseLines(dict((i + 1, t) for i, t in self._texts.items()), len(self.offsets))
+        return SparseLines(dict((i + 1, t) for i, t in self._texts.items()), self.count)
 
 
 class SparseLines:

@@ -4,8 +4,8 @@ lint every tools/list result with the manifest rules, then locate what was found
 from __future__ import annotations
 
 import hashlib
+import io
 import json
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,11 +17,12 @@ from mcplint.document.loader import Document, load_document
 from mcplint.document.manifest import Manifest
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError
-from mcplint.findings import Finding, Related
+from mcplint.findings import Finding, Related, cap_per_rule, excerpt, left_out_note
 from mcplint.rule import CAPTURE, MANIFEST, RuleContext, TrafficRule, Violation
 
 CAPTURE_SUFFIXES = {".jsonl": "transcript", ".ndjson": "transcript", ".har": "har"}
 DETECTION_WINDOW = 2000  # records buffered while looking for the negotiated version
+DETECTION_BYTES = 16 << 20  # past this many bytes of them, records are buffered as line numbers
 HOOKS = ("check_record", "check_message", "check_exchange", "check_session")
 
 
@@ -54,8 +55,9 @@ def sniff_kind(raw: bytes) -> str | None:
     return None
 
 
-def lint_capture(path: str, shown: str, plan, raw: bytes | None = None, kind: str | None = None) -> Linted:
-    """Lint the transcript or HAR file at ``path`` (``raw`` given for stdin)."""
+def lint_capture(path: str, shown: str, plan, raw=None, kind: str | None = None) -> Linted:
+    """Lint the transcript or HAR file at ``path`` (``raw`` given for stdin: its bytes, or
+    for a transcript a binary file it was spooled to)."""
     kind = kind or capture_kind(path) or "transcript"
     if kind == "har":
         document = load_document(path if raw is None else shown, raw, plan.max_bytes)
@@ -74,14 +76,16 @@ def lint_capture(path: str, shown: str, plan, raw: bytes | None = None, kind: st
         if b"\x00" in head:
             raise InputError(shown, "binary file (contains NUL bytes), expected a JSONL transcript")
         handle.seek(0)
-        source = jsonl.JsonlSource(handle)
-        linter = _Linter(plan, shown, source)
+        source = jsonl.JsonlSource(handle, plan.max_bytes)
+        linter = _Linter(plan, shown, source, reload=source.record)
         linted = linter.run(_stream(handle, source, plan.max_bytes), kind)
         linted.lines = source.lines()
         return linted
 
 
-def _open(path: str, raw: bytes | None, shown: str):
+def _open(path: str, raw, shown: str):
+    if hasattr(raw, "read"):
+        return raw
     if raw is None:
         try:
             return open(path, "rb")
@@ -91,25 +95,25 @@ def _open(path: str, raw: bytes | None, shown: str):
             raise InputError(shown, "is a directory") from None
         except OSError as err:
             raise InputError(shown, f"cannot read: {err.strerror or err}") from None
-    spool = tempfile.SpooledTemporaryFile(max_size=64 << 20)
-    spool.write(raw)
-    spool.seek(0)
-    return spool
+    return io.BytesIO(raw)
 
 
 def _stream(handle, source: "jsonl.JsonlSource", max_line: int):
-    for index, offset, data, length in jsonl.read_lines(handle, max_line):
+    lines = jsonl.Lines(handle, max_line)
+    for index, offset, data, length in lines:
         source.add(index, offset, length)
         record, bad_column = jsonl.parse_line(index, data, length, max_line)
         if bad_column is not None:
             source.bad_columns[index] = bad_column
         if record is not None:
             yield record
+    source.count = lines.count
 
 
 class _Linter:
-    def __init__(self, plan, path: str, source) -> None:
+    def __init__(self, plan, path: str, source, reload=None) -> None:
         self.plan, self.path, self.source = plan, path, source
+        self.reload = reload  # line index -> its Record parsed again (JSONL), or None
         self.raw: list[tuple[object, Violation, str | None]] = []
         self._hooks: dict[str, dict[str, list]] = {}
         self._manifest_rules: dict[str, list] = {}
@@ -188,10 +192,13 @@ class _Linter:
 
     def run(self, records, kind: str) -> Linted:
         detector = VersionDetector()
-        buffer: list[Record] = []
+        buffer: list[Record | int] = []
+        buffered = 0  # bytes of the records buffered whole
         for record in records:
             if self.session is None:
-                buffer.append(record)
+                buffered += record.size
+                # Past DETECTION_BYTES a record waits as its line number, read again later.
+                buffer.append(record.index if buffered > DETECTION_BYTES and self.reload else record)
                 found = detector.feed(record)
                 if found or len(buffer) >= DETECTION_WINDOW:
                     self._start(found or detector.fallback(self.plan.version), buffer)
@@ -202,12 +209,16 @@ class _Linter:
             self._start(detector.fallback(self.plan.version), buffer)
         session = self.session
         for rule, ctx, hook in self.hooks(session.version)["check_session"]:
-            self.raw.extend((rule, v, None) for v in hook(session, ctx))
+            self.raw.extend((rule, v.bounded(), None) for v in hook(session, ctx))
         return Linted(self._findings(), session.version, kind, len(session.tools), self._unassessed(), None)
 
-    def _start(self, version: str, buffer: list[Record]) -> None:
-        self.session = Session(version)
+    def _start(self, version: str, buffer: list) -> None:
+        self.session = Session(version, reload=self.reload)
         for record in buffer:
+            if isinstance(record, int):
+                record = self.reload(record)
+                if record is None:
+                    continue
             self._record(record)
 
     def _record(self, record: Record) -> None:
@@ -219,7 +230,7 @@ class _Linter:
         for rule, ctx, hook in self.record_hooks(session.version, record.sender, record.status):
             found = list(hook(record, session, ctx))  # list() of an empty generator: C speed
             if found:
-                raw.extend((rule, v, None) for v in found)
+                raw.extend((rule, v.bounded(), None) for v in found)
         if record.sender == CLIENT and record.http:
             session.last_request = record
         if record.message is None:
@@ -229,7 +240,7 @@ class _Linter:
                 found = list(hook(message, session, ctx))
                 if found:
                     tool = message.params.get("name") if message.method == "tools/call" else None
-                    raw.extend((rule, v, tool) for v in found)
+                    raw.extend((rule, v.bounded(), tool) for v in found)
             if message.kind == REQUEST:
                 session.open(message)
             elif message.kind == NOTIFICATION:
@@ -251,7 +262,7 @@ class _Linter:
             found = list(hook(exchange, session, ctx))
             if found:
                 tool = exchange.tool_name if exchange.method == "tools/call" else None
-                self.raw.extend((rule, v, tool) for v in found)
+                self.raw.extend((rule, v.bounded(), tool) for v in found)
         if exchange.method == "tools/list" and exchange.response.result is not None:
             self._lint_tool_list(exchange)
 
@@ -273,36 +284,49 @@ class _Linter:
         for rule in self.manifest_rules(version):
             ctx = RuleContext(version, self.plan.options[rule.code], self.path, manifest, self.plan.lock)
             for violation in rule.check(manifest, ctx):
-                self.raw.append((rule, _moved(violation, response.ptr), manifest.tool_name_at(violation.pointer)))
+                self.raw.append((rule, _moved(violation.bounded(), response.ptr),
+                                 manifest.tool_name_at(violation.pointer)))
 
     # -- results ---------------------------------------------------------------------------
 
     def _findings(self) -> list[Finding]:
         if not self.raw:
             return []
-        self.source.prepare([v.pointer for _, v, _ in self.raw] + [p for _, v, _ in self.raw for p, _ in v.related])
-        findings = []
+        from mcplint.engine import ignored
+
+        unique: list[tuple] = []
         seen: set[tuple] = set()
-        for rule, violation, tool in self.raw:
+        for entry in self.raw:
+            rule, violation, _ = entry
             key = (rule.code, violation.pointer, violation.message)
-            if key in seen:
+            if key in seen or ignored(rule.code, str(violation.pointer), self.path, self.plan):
                 continue
             seen.add(key)
-            span, _ = self.source.span(violation.pointer, violation.at_key)
-            findings.append(Finding(
-                code=rule.code,
-                name=rule.name,
-                severity=self.plan.severity.get(rule.code, rule.severity),
-                message=violation.message,
-                path=self.path,
-                span=span,
-                pointer=str(violation.pointer),
-                checklist=tuple(rule.checklist),
-                tool=tool if isinstance(tool, str) else None,
-                fingerprint=_fingerprint(rule.code, self.path, violation),
-                related=tuple(Related(m, str(p), self.source.span(p)[0]) for p, m in violation.related),
-            ))
+            unique.append(entry)
+        # Capped before they are located: locating reads their lines again.
+        kept, left_out = cap_per_rule(unique, lambda entry: entry[0].code)
+        firsts = [entry for entry, _ in left_out.values()]
+        located = kept + firsts
+        self.source.prepare([v.pointer for _, v, _ in located] + [p for _, v, _ in located for p, _ in v.related])
+        findings = [self._finding(*entry) for entry in kept]
+        findings.extend(left_out_note(self._finding(*entry), count) for entry, count in left_out.values())
         return findings
+
+    def _finding(self, rule, violation: Violation, tool) -> Finding:
+        span, _ = self.source.span(violation.pointer, violation.at_key)
+        return Finding(
+            code=rule.code,
+            name=rule.name,
+            severity=self.plan.severity.get(rule.code, rule.severity),
+            message=violation.message,
+            path=self.path,
+            span=span,
+            pointer=str(violation.pointer),
+            checklist=tuple(rule.checklist),
+            tool=excerpt(tool) if isinstance(tool, str) else None,
+            fingerprint=_fingerprint(rule.code, self.path, violation),
+            related=tuple(Related(m, str(p), self.source.span(p)[0]) for p, m in violation.related),
+        )
 
     def _unassessed(self) -> dict[int, str]:
         """Checklist items this capture gave no evidence for, and what was missing."""

@@ -24,6 +24,7 @@ class Record:
     header_pointers: dict[str, Pointer] | None = None  # lower-case name -> pointer (HAR header lists)
     embedded: object = None  # har.Embedded: where the message's JSON sits inside a HAR string
     probe: str | None = None  # `mcplint audit --record`: the probe that sent this deliberately odd request
+    size: int = 0  # bytes of the file it came from (JSONL: its line): what keeping it costs
 
     @property
     def line_pointer(self) -> Pointer:

@@ -3,9 +3,10 @@ the session negotiated (version, capabilities, tools) as the capture goes along.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from mcplint import versions
 from mcplint.capture.records import CLIENT, SERVER, Record
@@ -13,6 +14,11 @@ from mcplint.document.pointer import Pointer
 
 REQUEST, NOTIFICATION, RESPONSE, INVALID = "request", "notification", "response", "invalid"
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
+# Unanswered requests are kept whole while their lines total less than this; past it a
+# request keeps only its id, method and tool name, and is read again from the file when
+# its response comes (a capture can hold 100,000 requests of a megabyte, never answered).
+PENDING_BYTES = 16 << 20
+LONG_ID = 256  # an id longer than this (as text) is keyed by its digest
 
 # Methods only a server sends; everything else is taken to come from the client when a
 # line does not say who sent it.
@@ -39,6 +45,7 @@ class Message:
     params: dict = None  # {} when absent or not an object
     result: dict | None = None  # None when absent or not an object
     error: dict | None = None  # None when absent or not an object
+    stub: bool = False  # a pending request kept without its params (see ``Session.open``)
 
     def __post_init__(self) -> None:
         data = self.data
@@ -58,6 +65,25 @@ class Message:
         meta = self.params.get("_meta")
         value = meta.get(META_VERSION) if isinstance(meta, dict) else None
         return value if isinstance(value, str) else None
+
+    def stubbed(self) -> "Message":
+        """This request as a pending one is kept cheaply: its id, method, tool name and
+        `_meta` protocol version; no arguments, and a record without its message."""
+        record = self.record
+        slim = Record(record.index, record.base, record.sender, None, None, record.problem,
+                      http_base=record.http_base, probe=record.probe, size=record.size)
+        params: dict = {}
+        name = self.params.get("name")
+        if isinstance(name, str) and len(name) <= LONG_ID:
+            params["name"] = name
+        if self.meta_version is not None and len(self.meta_version) <= LONG_ID:
+            params["_meta"] = {META_VERSION: self.meta_version}
+        key = id_key(self.id)
+        version = self.data.get("jsonrpc")
+        data = {"jsonrpc": version if isinstance(version, str) and len(version) <= 16 else None, "id": key if isinstance(key, tuple) else self.id,
+                "method": self.method if self.method is None or len(self.method) <= LONG_ID else None,
+                "params": params}
+        return Message(slim, data, self.ptr, self.sender, self.kind, self.in_batch, stub=True)
 
 
 @dataclass(slots=True)
@@ -89,7 +115,17 @@ def kind_of(data: Any) -> str:
 
 
 def id_key(value: Any) -> Any:
-    return value if isinstance(value, (str, int)) and not isinstance(value, bool) else repr(value)
+    """What requests and responses are paired by: the id, or its repr for other JSON values;
+    a digest for a long one, so that pending requests cost little whatever their ids."""
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        if type(value) is int or len(value) <= LONG_ID:
+            return value
+        text = value
+    else:
+        text = repr(value)
+        if len(text) <= LONG_ID:
+            return text
+    return "digest", hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass
@@ -107,6 +143,10 @@ class Session:
     seen: Counter = field(default_factory=Counter)  # evidence: what the capture contains
     assessed: set[int] = field(default_factory=set)  # checklist items some rule could judge
     last_request: Record | None = None  # the latest client HTTP record
+    # Reads a record again from the file by its index (JSONL); None when the whole capture is
+    # in memory anyway (HAR), and then pending requests are kept whole.
+    reload: Callable[[int], Record | None] | None = None
+    pending_bytes: int = 0  # file bytes of the pending requests kept whole
 
     def assess(self, rule) -> None:
         """A rule had evidence to judge its checklist items (whether or not it found a problem)."""
@@ -140,7 +180,15 @@ class Session:
         return SERVER
 
     def open(self, message: Message) -> None:
-        self.pending[(message.sender, id_key(message.id))] = message
+        key = (message.sender, id_key(message.id))
+        replaced = self.pending.get(key)
+        if replaced is not None and not replaced.stub:
+            self.pending_bytes -= replaced.record.size
+        if self.reload is not None and self.pending_bytes + message.record.size > PENDING_BYTES:
+            message = message.stubbed()
+        else:
+            self.pending_bytes += message.record.size
+        self.pending[key] = message
 
     def answer(self, message: Message) -> Exchange | None:
         """Pair a response with its request; None when no request has its id."""
@@ -148,10 +196,26 @@ class Session:
         request = self.pending.pop((asker, id_key(message.id)), None)
         if request is None:
             return None
+        if request.stub:
+            request = self._whole(request)
+        else:
+            self.pending_bytes -= request.record.size
         exchange = Exchange(request, message)
         if request.method == "tools/call":
             exchange.tool = self.tools.get(exchange.tool_name)
         return exchange
+
+    def _whole(self, stub: Message) -> Message:
+        """A stubbed request read again from the file, for the rules that judge the exchange."""
+        record = self.reload(stub.record.index) if self.reload is not None else None
+        data = record.message if record is not None else None
+        if stub.in_batch:
+            position = int(stub.ptr[-1])
+            data = data[position] if isinstance(data, list) and position < len(data) else None
+        expected = stub.id if isinstance(stub.id, tuple) else id_key(stub.id)  # a long id: its key
+        if not isinstance(data, dict) or id_key(data.get("id")) != expected:
+            return stub
+        return Message(record, data, stub.ptr, stub.sender, stub.kind, stub.in_batch)
 
     def absorb(self, exchange: Exchange) -> None:
         """Learn what a successful exchange settles: version, capabilities, tools."""

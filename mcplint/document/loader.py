@@ -93,8 +93,9 @@ def read_bytes(path: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
         raise InputError(path, f"cannot read: {err.strerror or err}") from None
 
 
-def read_stdin() -> bytes:
-    return sys.stdin.buffer.read()
+def read_stdin(limit: int = -1) -> bytes:
+    """Standard input: all of it, or at most ``limit`` bytes (fewer only at its end)."""
+    return sys.stdin.buffer.read(limit)
 
 
 def _load_json(path: str, text: str) -> Document:
