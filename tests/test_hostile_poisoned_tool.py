@@ -4,9 +4,9 @@ One tool dict (fixtures/servers/poisoned_tools.py: zero-width spaces, a bidi ove
 characters, an emoji, an <IMPORTANT> injection block, an <img onerror>) is linted as a manifest,
 a JSONL transcript and a HAR file, each written from that dict in the test, with its characters
 raw or as \\uXXXX escapes (in a HAR body: escapes inside the JSON string inside the JSON), as a
-base64 and an SSE HAR body, and as the tools/list of a real server under `mcplint audit`.
-The findings of MCP220 and MCP401-MCP403 must be the same for every form: same rules, same
-count, same messages, at the same place inside the tool.
+base64 and an SSE HAR body, and as the tools/list of a real server under `mcplint audit` (stdio
+and HTTP). The findings of MCP220 and MCP401-MCP403 must be the same for every form: same rules,
+same count, same messages, at the same place inside the tool.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 from collections import Counter
 
 from conftest import run_mcplint
-from servers import SERVERS, TAG_VARIABLE, new_tag, server_command, wait_for_no_orphans
+from servers import SERVERS, TAG_VARIABLE, HttpServer, new_tag, server_command, wait_for_no_orphans
 
 SECURITY = {"MCP220", "MCP401", "MCP402", "MCP403"}
 VERSION = "2025-06-18"
@@ -124,18 +124,25 @@ def test_the_poisoned_tool_gets_the_same_findings_as_manifest_transcript_har_and
             by_file[finding["path"]] += _security([finding])
 
     tag = new_tag()
-    audited = run_mcplint("audit", "--format", "json", f"--env={TAG_VARIABLE}={tag}", "--",
-                          *server_command("poisoned_tools"))
+    audits = {"audit-stdio": run_mcplint("audit", "--format", "json", f"--env={TAG_VARIABLE}={tag}", "--",
+                                         *server_command("poisoned_tools"))}
     assert wait_for_no_orphans(tag) == []
-    assert audited.returncode in (0, 1), audited.stderr.decode()[-2000:]
-    by_file["audit"] = _security(json.loads(audited.stdout)["findings"])
+    server = HttpServer("poisoned_tools").start()
+    try:
+        audits["audit-http"] = run_mcplint("audit", "--format", "json", server.url)
+    finally:
+        server.stop()
+    for name, audited in audits.items():
+        assert audited.returncode in (0, 1), f"{name}: {audited.stderr.decode()[-2000:]}"
+        by_file[name] = _security(json.loads(audited.stdout)["findings"])
 
     expected = by_file["manifest.json"]
     assert {rule for rule, _, _ in expected} == SECURITY
     assert sum(expected.values()) >= 6  # one per poisoned text, each found once
     for name, found in by_file.items():
         assert found == expected, f"{name}: {sorted(found)} != {sorted(expected)}"
-    assert audited.returncode == 1, "a poisoned tool must fail the audit (MCP401 and MCP402 are errors)"
+    for name, audited in audits.items():
+        assert audited.returncode == 1, f"{name}: a poisoned tool must fail the audit (MCP401, MCP402 are errors)"
 
 
 def test_a_manifest_without_source_text_is_still_checked():
