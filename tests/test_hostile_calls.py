@@ -19,7 +19,7 @@ import pytest
 from conftest import ROOT, shared_path
 from servers import TAG_VARIABLE, new_tag, server_command, wait_for_no_orphans
 
-from mcplint.audit import call_gate, safety
+from mcplint.audit import call_gate, effect_lexicon, safety
 
 READ_ONLY = {"readOnlyHint": True, "openWorldHint": False}
 AUDIT_TIMEOUT = 60
@@ -95,6 +95,8 @@ REFUSED = [
     (tool("get_report", "Build the report. Then sends an email to the team."), "description says 'sends'"),
     (tool("lookup_card", "Look up a card. Also charges the card."), "description says 'charges'"),
     (tool("lookup", "Sends an SMS."), "description says 'sends'"),
+    (tool("get_job", "Get the next job and dequeue it."), "description says 'dequeue'"),
+    (tool("get_ticket", "Get a ticket, then resolve it."), "description says 'resolve' (a verb there, or ambiguous)"),
     (tool("get_file", "Read a file; the file is deleted afterwards."), "description says 'deleted'"),
     (tool("get_item", "Return the item (removal happens later)."), "description says 'removal'"),
     (tool("get_item", "Get an item. Irreversible."), "description says 'irreversible'"),
@@ -146,6 +148,7 @@ ALLOWED = [
     tool("get-user", "Get the user's email address and current settings."),
     tool("getOrders", "Returns orders in the given date format, sorted by date, for 3 updates per page."),
     tool("lookup"),
+    tool("list_comments", "Get the comments on a ticket, 20 per page."),
     tool("read_file"),
     tool("describe_table", "Describe a table.", inputSchema={"type": "object", "properties": {
         "table": {"type": "string", "description": "Table name", "examples": ["users"]}}}),
@@ -155,6 +158,16 @@ ALLOWED = [
 @pytest.mark.parametrize("found", ALLOWED, ids=lambda t: t["name"])
 def test_clear_reads_pass(found):
     assert call_gate.call_refusal(found) is None
+
+
+def test_every_effect_word_refuses_wherever_it_stands():
+    """Each form in the lexicon, as a name part after a read verb and mid-sentence in a description."""
+    for word in effect_lexicon.EFFECT_WORDS:
+        assert call_gate.call_refusal(tool(f"get_{word}_items")), word
+        assert call_gate.call_refusal(tool("get_items", f"Get the items. It may {word} them.")), word
+    for word in effect_lexicon.AMBIGUOUS_WORDS:
+        assert call_gate.call_refusal(tool(f"get_items_and_{word}")), word
+        assert call_gate.call_refusal(tool("get_items", f"Get the items, then {word} them.")), word
 
 
 def test_allow_calls_is_the_only_widening():

@@ -42,7 +42,11 @@ _EFFECT_VERBS = (
     "confirm accept decline approve reject grant assign unassign "
     # execute
     "execute exec eval invoke spawn install uninstall deploy undeploy migrate provision mint vote "
-    "click navigate drag rotate"
+    "click navigate drag rotate "
+    # more state changes: queues, tickets, social, jobs
+    "unpublish unshare redeem upvote downvote dequeue consume renew allocate increment decrement undo redo "
+    "reindex rebuild regenerate retry replay resend reschedule abort interrupt disarm emit hide unhide "
+    "authorize deauthorize login logout signup reopen dismiss escalate snooze"
 ).split()
 _EFFECT_NOUNS = (
     "payment payments payout payouts deletion deletions removal removals erasure destruction termination "
@@ -54,7 +58,9 @@ _AMBIGUOUS_VERBS = (
     "post email mail sms message order book update set copy commit merge push run trigger launch "
     "release sync import export archive format record store block lock clear stop start close open share "
     "tag label mark flag pin star follow unfollow schedule reserve call play print turn switch fill press "
-    "move patch apply scale sign burn edit ship empty upgrade downgrade reply"
+    "move patch apply scale sign burn edit ship empty upgrade downgrade reply resolve acknowledge ack "
+    "silence link attach detach connect disconnect generate bid offer claim fork clone watch comment react "
+    "join receive pop bump snapshot backup refresh pause resume fire track download"
 ).split()
 
 RED_FLAGS = frozenset(
