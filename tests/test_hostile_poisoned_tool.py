@@ -53,21 +53,40 @@ def _exchanges() -> list[tuple[dict, dict | None]]:
     ]
 
 
-def _transcript(ascii_only: bool) -> str:
+def _escaped(value) -> str:
+    """``value`` as JSON with every character of every string value a \\uXXXX escape (UTF-16
+    code units: astral characters as surrogate pairs), ASCII letters included. Keys stay plain:
+    the capture readers recognise a message by its literal "jsonrpc" key."""
+    if isinstance(value, str):
+        units = value.encode("utf-16-be")
+        return '"' + "".join(f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2)) + '"'
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k)}: {_escaped(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_escaped, value)) + "]"
+    return json.dumps(value)
+
+
+def _dumps(value, how: str) -> str:
+    """JSON text: "raw" characters, "ascii" (non-ASCII escaped) or "all" (every character escaped)."""
+    return _escaped(value) if how == "all" else json.dumps(value, ensure_ascii=how == "ascii")
+
+
+def _transcript(how: str) -> str:
     lines = []
     for request, answer in _exchanges():
         lines.append({"from": "client", "message": request})
         if answer is not None:
             lines.append({"from": "server", "message": answer})
-    return "".join(json.dumps(line, ensure_ascii=ascii_only) + "\n" for line in lines)
+    return "".join(_dumps(line, how) + "\n" for line in lines)
 
 
-def _har(inner_ascii: bool, outer_ascii: bool, body: str = "json") -> str:
-    """A HAR file of the session. ``inner_ascii``: the bodies' JSON escapes non-ASCII characters;
-    ``outer_ascii``: the HAR file's own JSON does. ``body``: json, base64 or sse."""
+def _har(inner: str, outer: str, body: str = "json") -> str:
+    """A HAR file of the session, its bodies' JSON written ``inner`` and the HAR file's own JSON
+    ``outer`` (see ``_dumps``). ``body``: json, base64 or sse."""
     entries = []
     for second, (request, answer) in enumerate(_exchanges()):
-        text = json.dumps(answer, ensure_ascii=inner_ascii) if answer is not None else ""
+        text = _dumps(answer, inner) if answer is not None else ""
         content = {"size": len(text), "mimeType": "application/json", "text": text}
         if body == "base64" and text:
             content.update(text=base64.b64encode(text.encode()).decode(), encoding="base64")
@@ -80,14 +99,14 @@ def _har(inner_ascii: bool, outer_ascii: bool, body: str = "json") -> str:
                                     {"name": "Accept", "value": "application/json, text/event-stream"}],
                         "headersSize": -1, "bodySize": -1,
                         "postData": {"mimeType": "application/json",
-                                     "text": json.dumps(request, ensure_ascii=inner_ascii)}},
+                                     "text": _dumps(request, inner)}},
             "response": {"status": 200 if answer is not None else 202, "statusText": "", "httpVersion": "HTTP/1.1",
                          "cookies": [], "headers": [{"name": "Content-Type", "value": content["mimeType"]}],
                          "content": content, "redirectURL": "", "headersSize": -1, "bodySize": -1},
             "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0},
         })
     har = {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": entries}}
-    return json.dumps(har, ensure_ascii=outer_ascii, indent=1)
+    return _dumps(har, outer)
 
 
 def _security(findings: list[dict]) -> Counter:
@@ -102,18 +121,23 @@ def _security(findings: list[dict]) -> Counter:
 
 def test_the_poisoned_tool_gets_the_same_findings_as_manifest_transcript_har_and_audit(tmp_path):
     forms = {
-        "manifest.json": json.dumps({"tools": [TOOL]}, ensure_ascii=False),
-        "manifest-escaped.json": json.dumps({"tools": [TOOL]}, ensure_ascii=True),
-        "transcript.jsonl": _transcript(ascii_only=False),
-        "transcript-escaped.jsonl": _transcript(ascii_only=True),
-        "raw.har": _har(inner_ascii=False, outer_ascii=False),
-        "escaped-body.har": _har(inner_ascii=True, outer_ascii=False),
-        "escaped-file.har": _har(inner_ascii=False, outer_ascii=True),
-        "escaped-twice.har": _har(inner_ascii=True, outer_ascii=True),
-        "base64.har": _har(inner_ascii=True, outer_ascii=True, body="base64"),
-        "sse.har": _har(inner_ascii=True, outer_ascii=False, body="sse"),
+        "manifest.json": _dumps({"tools": [TOOL]}, "raw"),
+        "manifest-escaped.json": _dumps({"tools": [TOOL]}, "ascii"),
+        "manifest-all-escaped.json": _dumps({"tools": [TOOL]}, "all"),
+        "transcript.jsonl": _transcript("raw"),
+        "transcript-escaped.jsonl": _transcript("ascii"),
+        "transcript-all-escaped.jsonl": _transcript("all"),
+        "raw.har": _har("raw", "raw"),
+        "escaped-body.har": _har("ascii", "raw"),
+        "escaped-file.har": _har("raw", "ascii"),
+        "escaped-twice.har": _har("ascii", "ascii"),
+        "all-escaped-body.har": _har("all", "raw"),
+        "all-escaped-twice.har": _har("all", "all"),
+        "base64.har": _har("ascii", "ascii", body="base64"),
+        "sse.har": _har("ascii", "raw", body="sse"),
     }
     assert "\\\\u200b" in forms["escaped-twice.har"] and "\u200b" not in forms["escaped-twice.har"]
+    assert "IMPORTANT" not in forms["all-escaped-body.har"] and "\\\\u0049\\\\u004d" in forms["all-escaped-body.har"]
     for name, text in forms.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     proc = run_mcplint("check", *sorted(forms), "--format", "json", cwd=tmp_path)
