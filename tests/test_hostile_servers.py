@@ -28,8 +28,9 @@ SECRET = "s3cr3t-T0ken/with\"quote"
 
 
 class Run:
-    def __init__(self, returncode: int, stderr: str, elapsed: float, peak_mb: float):
-        self.returncode, self.stderr, self.elapsed, self.peak_mb = returncode, stderr, elapsed, peak_mb
+    def __init__(self, returncode: int, stdout: str, stderr: str, elapsed: float, peak_mb: float):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+        self.elapsed, self.peak_mb = elapsed, peak_mb
 
     @property
     def error(self) -> str:
@@ -42,11 +43,11 @@ class Run:
 def audit(*args: str, outer: float = 60) -> Run:
     """`mcplint audit --timeout 2 ARGS`, reaped with wait4 for its own peak RSS; killed at `outer` s."""
     with tempfile.TemporaryDirectory() as where:
-        err_path = Path(where) / "stderr"
-        with open(err_path, "wb") as err:
+        err_path, out_path = Path(where) / "stderr", Path(where) / "stdout"
+        with open(err_path, "wb") as err, open(out_path, "wb") as out:
             started = time.monotonic()
             proc = subprocess.Popen([sys.executable, "-m", "mcplint", "audit", "--timeout", str(TIMEOUT), *args],
-                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                     cwd=where, start_new_session=True)
             while True:
                 pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -61,8 +62,8 @@ def audit(*args: str, outer: float = 60) -> Run:
                 time.sleep(0.02)
             proc.returncode = os.waitstatus_to_exitcode(status)
             elapsed = time.monotonic() - started
-        stderr = err_path.read_text(errors="replace")
-    return Run(proc.returncode, stderr, elapsed, usage.ru_maxrss / 1024)
+        stderr, stdout = err_path.read_text(errors="replace"), out_path.read_text(errors="replace")
+    return Run(proc.returncode, stdout, stderr, elapsed, usage.ru_maxrss / 1024)
 
 
 def assert_bounded(run: Run, code: int = 2) -> None:
@@ -86,8 +87,10 @@ def tag():
     assert not left, f"processes outlived the audit: {left}"
 
 
-def stdio(tag: str, name: str, *server_args: str, record: Path | None = None, env: tuple = ()) -> Run:
-    options = ["--record", str(record)] if record else []
+def stdio(tag: str, name: str, *server_args: str, record: Path | None = None, env: tuple = (),
+          options: tuple = ()) -> Run:
+    """Audit fixtures/servers/<name>.py over stdio, tagged, with --env items and audit options."""
+    options = [*options, *(["--record", str(record)] if record else [])]
     for item in env:
         options += ["--env", item]
     return audit(*options, f"--env={TAG_VARIABLE}={tag}", "--", *server_command(name, *server_args))
@@ -96,9 +99,11 @@ def stdio(tag: str, name: str, *server_args: str, record: Path | None = None, en
 # --- stdio --------------------------------------------------------------------------------------------
 def test_notification_flood_stops_at_the_cap_and_keeps_the_first_messages(tag, tmp_path):
     record = tmp_path / "s.jsonl"
-    run = stdio(tag, "hostile_stdio_flood", record=record)
+    run = stdio(tag, "hostile_stdio_flood", record=record, options=("--format", "json"))
     assert_bounded(run)
     assert "flooded its standard output" in run.error and "more than 10000 lines" in run.error, run.error
+    report = json.loads(run.stdout)  # the report of what came before the flood is not lost
+    assert report["summary"]["audit"]["stopped"] == run.error.removeprefix("mcplint: error: ")
     lines = recorded(record)
     server = [line for line in lines if line["from"] == "server"]
     assert lines[0]["from"] == "client" and 0 < len(server) <= 1000

@@ -6,8 +6,9 @@ started* (``npx`` and ``uv run`` start the real server as a grandchild). Shutdow
 follows the spec (LIFE-09): close stdin, wait, SIGTERM, wait, SIGKILL, always to the
 whole group, and also when the audit ends with an exception or an interrupt; an
 ``atexit`` hook catches anything that still slips through. A process that left the
-group (``setsid``) is found as a descendant of the server or as a holder of one of
-our pipes, and is signalled too.
+group (``setsid``) is found as a descendant of the server, as a holder of one of our
+pipes, or by the ``MCPLINT_AUDIT_SESSION`` variable the server's environment carries
+(which a daemon inherits even after its parent is gone), and is signalled too.
 
 Nothing here blocks without a deadline: the pipes are non-blocking and every read
 and write waits on a selector until a deadline. stdout is read only when the caller
@@ -24,6 +25,7 @@ import selectors
 import signal
 import subprocess
 import time
+import uuid
 import weakref
 
 from mcplint.errors import MCPLintError
@@ -32,6 +34,7 @@ STDERR_TAIL = 64 * 1024
 MAX_LINE = 4 * 1024 * 1024  # a longer stdout line is garbage or a flood, not a message
 EXIT_GRACE = 1.0  # seconds between closing stdin, SIGTERM and SIGKILL
 CHUNK = 65536
+SESSION_VARIABLE = "MCPLINT_AUDIT_SESSION"  # marks every process the server starts (unless it clears it)
 
 _LIVE: "weakref.WeakSet[StdioProcess]" = weakref.WeakSet()
 
@@ -43,7 +46,8 @@ class ServerError(MCPLintError):
 class StdioProcess:
     def __init__(self, argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None) -> None:
         self.argv = argv
-        full_env = {**os.environ, **(env or {})}
+        self._marker = f"{SESSION_VARIABLE}={uuid.uuid4().hex}".encode()
+        full_env = {**os.environ, **(env or {}), SESSION_VARIABLE: self._marker.split(b"=", 1)[1].decode()}
         try:
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -207,7 +211,7 @@ class StdioProcess:
     def _track(self) -> None:
         """Remember the server's descendants and every process holding one of our pipes."""
         try:
-            found = _descendants(self.proc.pid) | _pipe_holders(self._pipes)
+            found = _descendants(self.proc.pid) | _pipe_holders(self._pipes) | _marked(self._marker)
         except OSError:
             return
         for pid in found - {os.getpid(), self.proc.pid}:
@@ -323,6 +327,19 @@ def _pipe_holders(inodes: set[int]) -> set[int]:
             except OSError:
                 continue
     return holders
+
+
+def _marked(marker: bytes) -> set[int]:
+    """Processes whose environment holds ``marker`` (NAME=VALUE)."""
+    found = set()
+    for pid in _pids():
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as handle:
+                if marker in handle.read().split(b"\0"):
+                    found.add(pid)
+        except OSError:
+            continue
+    return found
 
 
 def _close(stream) -> None:

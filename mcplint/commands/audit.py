@@ -3,6 +3,10 @@
 The lint step is exactly `mcplint check FILE.jsonl` on the recorded transcript (same
 engine call, same plan from config and flags, same reporters and exit codes); only
 the report's ``path`` is the command or URL instead of the transcript's file name.
+
+An audit that fails midway (the server crashed, hung, flooded, ...) still reports:
+the transcript so far is linted and reported (``summary.audit.stopped`` says why),
+then the one-line error follows and the exit code is 2.
 """
 
 from __future__ import annotations
@@ -26,6 +30,15 @@ from mcplint.summary import summarize
 from mcplint.versions import VERSIONS
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson")
+
+
+class AuditFailed(MCPLintError):
+    """The audit could not finish; ``audit`` is what it got so far (None before it began)."""
+
+    def __init__(self, message: str, audit, server_lines: int) -> None:
+        super().__init__(message)
+        self.audit, self.server_lines = audit, server_lines
+
 # What would let an audit assess an item it could not (added to the checklist note).
 WIDEN = {
     12: "--call-read-only", 13: "--call-read-only", 14: "--call-read-only", 15: "--call-read-only",
@@ -66,7 +79,14 @@ def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_p
     else:
         record_path = Path(record)
     try:
-        audit = _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path, verbose)
+        try:
+            audit = _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path, verbose)
+        except AuditFailed as failed:
+            if failed.audit is not None and failed.server_lines:  # never lose the report: findings so far
+                failed.audit.stopped = str(failed)
+                _report(failed.audit, label, url, record_path, plan, cfg, fmt, output, fail_on, sarif_output,
+                        partial=True)
+            raise MCPLintError(str(failed)) from None
         return _report(audit, label, url, record_path, plan, cfg, fmt, output, fail_on, sarif_output)
     finally:
         if temp_dir is not None:
@@ -104,7 +124,7 @@ def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_pat
         raise MCPLintError(f"--record {record_path}: cannot write: {err.strerror or err}") from None
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, _interrupt)  # so `finally` stops the server on a kill too
-    session = None
+    session = audit = None
     recorder = Recorder(handle, user_headers, secret_values(user_headers, server_env))
     try:
         if url is not None:
@@ -116,7 +136,7 @@ def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_pat
         audit = runner.Audit(session, settings, log)
         runner.run(audit)
     except MCPLintError as err:  # a server's words may carry a credential it was given
-        raise MCPLintError(recorder.redact_text(str(err))) from None
+        raise AuditFailed(recorder.redact_text(str(err)), audit, recorder.server_lines) from None
     finally:
         if session is not None:
             session.close()
@@ -131,7 +151,10 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_on, sarif_output) -> int:
+def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_on, sarif_output,
+            partial: bool = False) -> int:
+    """Lint the transcript and write the report; ``partial``: of a failed audit, whose own
+    error is the one line on stderr (the linter's complaints about a cut transcript are not)."""
     result = engine.run([discovery.Target(str(record_path), True)], plan)
     shown = discovery.display_path(str(record_path))
     result.findings = [dataclasses.replace(f, path=label) if f.path == shown else f for f in result.findings]
@@ -142,7 +165,7 @@ def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_o
         if report.path == shown:
             report.path = label
     result.errors = [e.replace(shown, label) for e in result.errors]
-    for message in result.errors:
+    for message in result.errors if not partial else ():
         print(f"mcplint: error: {message}", file=sys.stderr)
 
     rule_classes = tuple(type(r) for r in plan.rules)
@@ -157,6 +180,9 @@ def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_o
         sources=result.sources, levels=plan.severity,
     )
     text = _render(fmt, result.findings, ctx, label, url)
+    if partial and fmt == "rich":  # machine formats carry it in summary.audit.stopped
+        text += ("\nThe audit stopped early (the error follows on stderr): this report covers only what the "
+                 "server did before.\n")
     write_report(text, output)
     if sarif_output is not None:
         write_report(text if fmt == "sarif" else _render("sarif", result.findings, ctx, label, url), sarif_output)
