@@ -142,10 +142,8 @@ def test_the_poisoned_tool_gets_the_same_findings_as_manifest_transcript_har_and
         (tmp_path / name).write_text(text, encoding="utf-8")
     proc = run_mcplint("check", *sorted(forms), "--format", "json", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr.decode()[-2000:]
-    by_file = {name: Counter() for name in forms}
-    for finding in json.loads(proc.stdout)["findings"]:
-        if finding["rule"] in SECURITY:
-            by_file[finding["path"]] += _security([finding])
+    findings = json.loads(proc.stdout)["findings"]
+    by_file = {name: _security([f for f in findings if f["path"] == name]) for name in forms}
 
     tag = new_tag()
     audits = {"audit-stdio": run_mcplint("audit", "--format", "json", f"--env={TAG_VARIABLE}={tag}", "--",
@@ -162,7 +160,7 @@ def test_the_poisoned_tool_gets_the_same_findings_as_manifest_transcript_har_and
 
     expected = by_file["manifest.json"]
     assert {rule for rule, _, _ in expected} == SECURITY
-    assert sum(expected.values()) >= 6  # one per poisoned text, each found once
+    assert sum(expected.values()) == 6  # title; description (MCP401-403); parameters a and note
     for name, found in by_file.items():
         assert found == expected, f"{name}: {sorted(found)} != {sorted(expected)}"
     for name, audited in audits.items():
