@@ -12,6 +12,9 @@ from mcplint.errors import MCPLintError
 from mcplint.versions import VERSIONS
 
 CONFIG_FILES = (".mcplint.yaml", ".mcplint.yml", "pyproject.toml")
+MAX_CONFIG_BYTES = 10 << 20
+MAX_FILE_SIZE_MB = 1024  # the largest max-file-size-mb: files are read whole into memory
+MAX_GLOB_LENGTH = 1000
 LEVELS = ("error", "warning", "info")
 FAIL_ON = ("error", "warning", "info", "never")
 
@@ -40,9 +43,16 @@ def discover(start: Path | None = None) -> Path | None:
     for folder in (directory, *directory.parents):
         for name in CONFIG_FILES:
             candidate = folder / name
-            if candidate.is_file() and (name != "pyproject.toml" or _has_tool_table(candidate)):
+            if _is_file(candidate) and (name != "pyproject.toml" or _has_tool_table(candidate)):
                 return candidate
     return None
+
+
+def _is_file(path: Path) -> bool:
+    try:  # Path.is_file lets EACCES and ENAMETOOLONG through
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _has_tool_table(pyproject: Path) -> bool:
@@ -61,9 +71,15 @@ def load(path: Path | None) -> Config:
 
 def _read_raw(path: Path) -> dict:
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise MCPLintError(f"{path}: cannot read config: {err}") from None
+        with open(path, "rb") as handle:
+            raw_bytes = handle.read(MAX_CONFIG_BYTES + 1)
+        text = raw_bytes.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise MCPLintError(f"{path}: cannot read config: not UTF-8 text (byte 0x{err.object[err.start]:02x})") from None
+    except OSError as err:
+        raise MCPLintError(f"{path}: cannot read config: {err.strerror or err}") from None
+    if len(raw_bytes) > MAX_CONFIG_BYTES:
+        raise MCPLintError(f"{path}: config file is over {MAX_CONFIG_BYTES >> 20} MiB; not read")
     if path.name == "pyproject.toml":
         import tomllib
 
@@ -71,7 +87,12 @@ def _read_raw(path: Path) -> dict:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
             raise MCPLintError(f"{path}: invalid TOML: {err}") from None
-        raw = doc.get("tool", {}).get("mcplint", {})
+        except RecursionError:
+            raise MCPLintError(f"{path}: invalid TOML: nested too deeply") from None
+        except ValueError as err:  # an integer over int()'s digit limit
+            raise MCPLintError(f"{path}: invalid TOML: {str(err).split(';')[0]}") from None
+        tool = doc.get("tool", {})
+        raw = tool.get("mcplint", {}) if isinstance(tool, dict) else {}
     elif not text.strip():
         raw = {}
     else:  # the manifest loader keeps dates such as 2025-06-18 as text
@@ -99,6 +120,27 @@ def _validate(raw: dict, path: Path) -> Config:
         include: list[str] = []
         exclude: list[str] = []
         max_file_size_mb: int = 20
+
+        @field_validator("max_file_size_mb", mode="before")
+        @classmethod
+        def _size(cls, value: Any) -> int:
+            if type(value) is not int or not 1 <= value <= MAX_FILE_SIZE_MB:
+                raise ValueError(f"{_shown(value)} is not a whole number of MiB from 1 to {MAX_FILE_SIZE_MB}")
+            return value
+
+        @field_validator("include", "exclude")
+        @classmethod
+        def _globs(cls, value: list[str]) -> list[str]:
+            for pattern in value:
+                _check_glob(pattern)
+            return value
+
+        @field_validator("per_file_ignores")
+        @classmethod
+        def _ignore_globs(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+            for pattern in value:
+                _check_glob(pattern.partition("#")[0])
+            return value
 
         @field_validator("severity")
         @classmethod
@@ -130,9 +172,23 @@ def _validate(raw: dict, path: Path) -> Config:
     return Config(**values, root=path.parent.resolve(), source=str(path))
 
 
+def _shown(value: Any, width: int = 40) -> str:
+    """A value from a config file as a one-line message shows it."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _check_glob(pattern: str) -> None:
+    if not pattern:
+        raise ValueError("an empty pattern matches nothing; remove it")
+    if len(pattern) > MAX_GLOB_LENGTH:
+        raise ValueError(f"pattern {_shown(pattern)} is over {MAX_GLOB_LENGTH} characters")
+
+
 def _first_error(err) -> str:
     first = err.errors()[0]
-    key = ".".join(str(p) for p in first["loc"]) or "(top level)"
+    key = ".".join(str(p) if isinstance(p, int) or (str(p).isprintable() and len(str(p)) <= 60) else _shown(p)
+                   for p in first["loc"]) or "(top level)"
     message = first["msg"].removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
         message = "unknown setting"
@@ -159,27 +215,122 @@ def rule_options(rule, raw: dict[str, Any] | None, source: str | None):
     return rule.Options(**{name: getattr(validated, name) for name in fields})
 
 
-def glob_to_regex(pattern: str) -> re.Pattern:
+def glob_to_regex(pattern: str) -> "Glob":
     """gitignore-like globs: `*` within a segment, `**` across segments; a pattern
-    without `/` matches at any depth."""
-    if "/" not in pattern.rstrip("/"):
-        pattern = "**/" + pattern
-    out = []
+    without `/` matches at any depth (and a match covers everything below it).
+    The name is historical: the result is a ``Glob`` with the ``match`` of a regex."""
+    return Glob(pattern)
+
+
+_LITERAL, _ONE, _STAR, _ANY, _DIRS = range(5)  # c, ?, *, ** (across /), **/ (zero or more folders)
+_MAX_STEPS = 100_000  # cached transitions per glob; cleared when full, so memory stays bounded
+
+
+class Glob:
+    """A compiled include/exclude glob matched by a lazily built DFA: time linear in
+    the path's length whatever the pattern (a backtracking regex of twelve `**/`
+    took hours on a deep path). Matches exactly what the earlier regex translation
+    ``(?:.*/)?`` for `**/`, ``.*`` for `**`, ``[^/]*`` for `*`, ``[^/]`` for `?`,
+    anchored at the start and followed by ``(?:/.*)?$`` matched."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        if "/" not in pattern.rstrip("/"):
+            pattern = "**/" + pattern
+        self._tokens = _glob_tokens(pattern)
+        self._end = 2 * len(self._tokens)  # the whole pattern matched
+        self._rest = self._end + 1  # matched, then "/" and anything below
+        self._sets: list[frozenset[int]] = []
+        self._ids: dict[frozenset[int], int] = {}
+        self._steps: dict[tuple[int, str], int] = {}
+        self._start = self._intern(self._closure({0}))
+
+    def __repr__(self) -> str:
+        return f"Glob({self.pattern!r})"
+
+    def match(self, path: str) -> bool:
+        state, steps = self._start, self._steps
+        for char in path:
+            following = steps.get((state, char))
+            if following is None:
+                if len(steps) >= _MAX_STEPS:
+                    steps.clear()
+                following = steps[(state, char)] = self._intern(self._step(self._sets[state], char))
+            state = following
+        accepted = self._sets[state]
+        return self._end in accepted or self._rest in accepted
+
+    # NFA states: 2p = before token p; 2p+1 = inside the `.*/` of a `**/` token p.
+    def _closure(self, states: set[int]) -> frozenset[int]:
+        todo = list(states)
+        while todo:
+            state = todo.pop()
+            if state < self._end and state % 2 == 0 and self._tokens[state // 2][0] in (_STAR, _ANY, _DIRS):
+                if state + 2 not in states:
+                    states.add(state + 2)
+                    todo.append(state + 2)
+        return frozenset(states)
+
+    def _step(self, states: frozenset[int], char: str) -> frozenset[int]:
+        found: set[int] = set()
+        slash = char == "/"
+        for state in states:
+            if state == self._end:
+                if slash:
+                    found.add(self._rest)
+            elif state == self._rest:
+                found.add(state)
+            elif state % 2:  # inside `.*/`: anything; a "/" may also end it
+                found.add(state)
+                if slash:
+                    found.add(state + 1)
+            else:
+                kind, literal = self._tokens[state // 2]
+                if kind == _LITERAL:
+                    if char == literal:
+                        found.add(state + 2)
+                elif kind == _ONE or kind == _STAR:
+                    if not slash:
+                        found.add(state + 2 if kind == _ONE else state)
+                elif kind == _ANY:
+                    found.add(state)
+                else:  # _DIRS
+                    found.add(state + 1)
+                    if slash:
+                        found.add(state + 2)
+        return self._closure(found)
+
+    def _intern(self, states: frozenset[int]) -> int:
+        number = self._ids.get(states)
+        if number is None:
+            if len(self._sets) >= _MAX_STEPS:  # start over (the start state stays number 0)
+                self._sets, self._ids, self._steps = self._sets[:1], {self._sets[0]: 0}, {}
+                if states == self._sets[0]:
+                    return 0
+            number = self._ids[states] = len(self._sets)
+            self._sets.append(states)
+        return number
+
+
+def _glob_tokens(pattern: str) -> list[tuple[int, str]]:
+    """The pattern as tokens, with runs that match the same strings folded into one
+    (`**/**/` is `**/`; `*` next to `**` is `**`), so a pathological glob stays small."""
+    tokens: list[tuple[int, str]] = []
     i = 0
     while i < len(pattern):
         if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
+            token, i = (_DIRS, ""), i + 3
         elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
+            token, i = (_ANY, ""), i + 2
+        elif pattern[i] in "*?":
+            token, i = (_STAR if pattern[i] == "*" else _ONE, ""), i + 1
         else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + "(?:/.*)?$")
+            token, i = (_LITERAL, pattern[i]), i + 1
+        last = tokens[-1][0] if tokens else None
+        if token[0] == _DIRS and last == _DIRS or token[0] == _STAR and last in (_STAR, _ANY):
+            continue
+        if token[0] == _ANY and last in (_STAR, _ANY):
+            tokens[-1] = token
+            continue
+        tokens.append(token)
+    return tokens

@@ -1,13 +1,21 @@
-"""Which files to lint: named files always; folders are walked."""
+"""Which files to lint: named files always; folders are walked.
+
+A walk never stops at one bad entry: symlink loops, dangling links, over-long paths,
+unreadable folders and anything that is not a regular file (a FIFO named `x.json`
+would block the run forever) are skipped with the reason, which `check -v` lists.
+Named paths are always handed on, whatever they are: the loader reports the one that
+cannot be read, and the run goes on with the others.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from mcplint.config import Config, glob_to_regex
-from mcplint.errors import InputError
 
 LINTABLE_SUFFIXES = {".json", ".yaml", ".yml", ".jsonl", ".ndjson", ".har"}
 SKIP_DIRS = {
@@ -16,6 +24,10 @@ SKIP_DIRS = {
     ".vscode", ".cache", ".eggs",
 }
 STDIN = "-"
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder"),
+)
 
 
 @dataclass(frozen=True)
@@ -24,12 +36,28 @@ class Target:
     explicit: bool  # named on the command line (not found by walking)
 
 
+class Targets(list):
+    """The files to lint, and ``skipped``: (path as shown, why) for walked entries left out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skipped: list[tuple[str, str]] = []
+
+
 def display_path(path: str) -> str:
     """Paths in reports: relative to the working directory when inside it, with '/'."""
     if path == STDIN:
         return "<stdin>"
-    absolute, cwd = Path(path).absolute(), Path.cwd()
-    for candidate in (absolute, absolute.resolve()):  # the second sees through symlinks
+    try:
+        absolute, cwd = Path(path).absolute(), Path.cwd()
+        candidates = [absolute]
+        try:
+            candidates.append(absolute.resolve())  # sees through symlinks
+        except (OSError, RuntimeError):  # a symlink loop, an over-long path
+            pass
+    except OSError:  # the working directory is gone
+        return Path(path).as_posix()
+    for candidate in candidates:
         try:
             return candidate.relative_to(cwd).as_posix()
         except ValueError:
@@ -37,31 +65,33 @@ def display_path(path: str) -> str:
     return Path(path).as_posix()
 
 
-def collect(paths: list[str], config: Config) -> list[Target]:
+def collect(paths: list[str], config: Config) -> Targets:
     includes = [glob_to_regex(p) for p in config.include]
     excludes = [glob_to_regex(p) for p in config.exclude]
-    targets: list[Target] = []
+    targets = Targets()
     for raw in paths:
-        if raw == STDIN:
-            targets.append(Target(STDIN, True))
-            continue
-        path = Path(raw)
-        if path.is_dir():
-            targets.extend(Target(str(f), False) for f in _walk(path, config.root, includes, excludes))
-        elif path.exists():
+        if raw != STDIN and _is_dir(raw):
+            _walk(Path(raw), config.root, includes, excludes, targets)
+        else:  # a file, or a path that cannot be read: loading it says which
             targets.append(Target(raw, True))
-        else:
-            raise InputError(raw, "no such file or directory")
     return targets
 
 
-def _walk(folder: Path, root: Path, includes, excludes):
-    found = []
-    for current, dirs, files in os.walk(folder):
+def _is_dir(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _walk(folder: Path, root: Path, includes, excludes, targets: Targets) -> None:
+    def unreadable(err: OSError) -> None:
+        targets.skipped.append((display_path(err.filename or str(folder)), f"cannot read folder: {_why(err)}"))
+
+    for current, dirs, files in os.walk(folder, onerror=unreadable):
         dirs[:] = sorted(
             d for d in dirs
-            if d not in SKIP_DIRS and not d.endswith(".egg-info")
-            and not (Path(current, d) / "pyvenv.cfg").exists()
+            if d not in SKIP_DIRS and not d.endswith(".egg-info") and not _is_venv(Path(current, d))
         )
         for name in sorted(files):
             if Path(name).suffix.lower() not in LINTABLE_SUFFIXES:
@@ -72,12 +102,44 @@ def _walk(folder: Path, root: Path, includes, excludes):
                 continue
             if includes and not any(p.match(rel) for p in includes):
                 continue
-            found.append(file)
-    return found
+            problem = _not_lintable(file)
+            if problem:
+                targets.skipped.append((display_path(str(file)), problem))
+            else:
+                targets.append(Target(str(file), False))
+
+
+def _not_lintable(file: Path) -> str | None:
+    """Why a walked entry cannot be read as a file (stat only: opening a FIFO blocks)."""
+    try:
+        mode = os.stat(file).st_mode
+    except OSError as err:
+        return _why(err)
+    if stat.S_ISREG(mode):
+        return None
+    what = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
+    return f"{what}, not a regular file"
+
+
+def _why(err: OSError) -> str:
+    if err.errno == errno.ELOOP:
+        return "symlink loop"
+    if err.errno == errno.ENOENT:
+        return "dangling symlink" if err.filename and os.path.islink(err.filename) else "no such file or directory"
+    if err.errno == errno.ENAMETOOLONG:
+        return "path too long"
+    return err.strerror or str(err)
+
+
+def _is_venv(folder: Path) -> bool:
+    try:
+        return (folder / "pyvenv.cfg").exists()
+    except OSError:
+        return False
 
 
 def _relative(file: Path, root: Path) -> str:
     try:
         return file.resolve().relative_to(root).as_posix()
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside the root; a symlink loop
         return file.as_posix()
