@@ -88,7 +88,7 @@ def uri_ok(value: object) -> bool:
 def regex_ok(pattern: str) -> bool:
     """A usable regular expression; ECMA-262-only syntax (what JSON Schema specifies) is
     accepted even though Python's ``re`` lacks it."""
-    for candidate in (pattern, _ecma_to_python(pattern)):
+    for candidate in (pattern, ecma_to_python(pattern)):
         try:
             re.compile(candidate)
             return True
@@ -100,7 +100,8 @@ def regex_ok(pattern: str) -> bool:
     return False
 
 
-def _ecma_to_python(pattern: str) -> str:
+def ecma_to_python(pattern: str) -> str:
+    """``pattern`` with the ECMA-262-only constructs Python lacks rewritten (approximately)."""
     for regex, replacement in _ECMA_ONLY:
         pattern = regex.sub(replacement, pattern)
     return pattern
@@ -131,12 +132,15 @@ def metaschema_error(schema: Any, dialect: str) -> tuple[tuple, str] | None:
 
 def _first_error(schema: Any, dialect: str) -> tuple[tuple, str] | None:
     jsonschema = _jsonschema()
+    from mcplint.schema_safety import registry
+
     cls = {
         DRAFT4: jsonschema.Draft4Validator, DRAFT6: jsonschema.Draft6Validator,
         DRAFT7: jsonschema.Draft7Validator, DRAFT2019: jsonschema.Draft201909Validator,
         DRAFT2020: jsonschema.Draft202012Validator,
     }[dialect]
-    validator = cls(cls.META_SCHEMA, format_checker=_format_checker())
+    # The metaschemas' own refs resolve from jsonschema's bundled copies; nothing is fetched.
+    validator = cls(cls.META_SCHEMA, format_checker=_format_checker(), registry=registry())
     try:
         error = jsonschema.exceptions.best_match(validator.iter_errors(schema))
     except RecursionError:  # too deep to check: do not claim it is invalid

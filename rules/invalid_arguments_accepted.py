@@ -2,8 +2,11 @@ from mcplint.capture.argument_check import validator_for
 from mcplint.capture.errors import is_error_result, is_plain_success
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
+from mcplint.schema_dialects import show
+from mcplint.schema_safety import EXTERNAL_REF, Uncheckable, location
 
 _STATE = "_MCP713_validators"  # on the session: tool name -> (inputSchema object, validator)
+_UNCHECKED = "_MCP713_unchecked"  # on the session: (tool name, schema path) already reported
 
 
 class InvalidArgumentsAccepted(TrafficRule):
@@ -18,6 +21,12 @@ class InvalidArgumentsAccepted(TrafficRule):
     declared, else 2020-12); an `isError` result or a -32602 error shows the server
     validates. Coercion ("5" accepted for an integer) is reported too: the schema is
     the contract the client was given.
+
+    Arguments that reach a `$ref` to another document, or a `pattern` too costly to
+    run (a match over 0.1 s: catastrophic backtracking, which lets a crafted argument
+    stall the server's own validator), cannot be judged: mcplint never fetches the
+    document and stops the match. Each such place is reported once per tool, at the
+    `$ref` or the pattern.
 
     ## Bad
     ```jsonl protocol=2025-11-25
@@ -63,10 +72,14 @@ class InvalidArgumentsAccepted(TrafficRule):
         if validator is None:
             return
         arguments = exchange.request.params.get("arguments", {})
-        verdict = validator.valid(arguments)
-        if verdict is not False:
-            return  # valid, or the schema cannot be applied (unresolvable $ref): no verdict
-        error = validator.error(arguments)
+        try:
+            verdict = validator.valid(arguments)
+            if verdict is not False:
+                return  # valid, or the schema cannot be applied (a missing local $ref): no verdict
+            error = validator.error(arguments)
+        except Uncheckable as why:
+            yield from self._unchecked(exchange, session, tool, why)
+            return
         if error is None:
             return
         session.assess(self)
@@ -78,6 +91,26 @@ class InvalidArgumentsAccepted(TrafficRule):
                         f"tool {exchange.tool_name!r} succeeded although its arguments violate its inputSchema "
                         f"({at}: {_short(error.message)}); validate arguments and return an isError result",
                         related=((where, "the invalid argument"), (tool_ptr / "inputSchema", "the inputSchema")))
+
+    def _unchecked(self, exchange, session, tool: dict, why: Uncheckable):
+        """The arguments could not be judged: say why, once per tool and place in its schema."""
+        path = location(tool.get("inputSchema"), why)
+        seen = session.__dict__.setdefault(_UNCHECKED, set())
+        if (exchange.tool_name, path) in seen:
+            return
+        seen.add((exchange.tool_name, path))
+        session.assess(self)
+        if why.reason == EXTERNAL_REF:
+            message = (f"{EXTERNAL_REF}: the arguments of tool {exchange.tool_name!r} reach {show(why.value)}, "
+                       "which was not fetched, so whether the server accepts invalid arguments is unknown; "
+                       "inline the definition under '$defs'")
+        else:
+            message = (f"{why.reason}: the arguments of tool {exchange.tool_name!r} were not checked against "
+                       f"{show(why.value)} ({why.detail}); a pattern that backtracks this much lets a crafted "
+                       "argument stall the server's own validator: simplify it (no nested repetition)")
+        tool_ptr = exchange.tool[0]
+        yield Violation(tool_ptr.__class__((*tool_ptr, "inputSchema", *path)), message,
+                        related=((exchange.request.ptr / "params" / "arguments", "the arguments"),))
 
 
 def _validator(session, name: str, tool: dict, version: str):

@@ -3,8 +3,11 @@ from mcplint.capture import content
 from mcplint.capture.output_schema import validator_for_tool
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
+from mcplint.schema_dialects import show
+from mcplint.schema_safety import EXTERNAL_REF, Uncheckable, location
 
 MAX_ERRORS = 3  # per result: the first few say enough
+_UNCHECKED = "_MCP721_unchecked"  # on the session: (tool name, schema path) already reported
 
 
 class StructuredContentSchemaMismatch(TrafficRule):
@@ -17,6 +20,12 @@ class StructuredContentSchemaMismatch(TrafficRule):
     schema is read in its declared dialect (`$schema`, e.g. draft-07 as the
     TypeScript SDK declares), else as 2020-12. Formats are annotations, as 2020-12
     says. Results with `isError: true` are not held to the schema.
+
+    Structured content that reaches a `$ref` to another document cannot be checked
+    (mcplint never fetches it; from 2026-07-28 clients reject such a schema), nor a
+    `pattern` too costly to run (a match over 0.1 s, which stalls a validating
+    client too). Each such place is reported once per tool, at the `$ref` or the
+    pattern.
 
     ## Bad
     ```jsonl
@@ -67,9 +76,34 @@ class StructuredContentSchemaMismatch(TrafficRule):
         if self.checklist[0] not in session.assessed:
             session.assess(self)
         where = exchange.response.ptr / "result" / "structuredContent"
-        for path, schema_path, message in validator(value)[:MAX_ERRORS]:
+        try:
+            errors = validator(value)
+        except Uncheckable as why:
+            yield from _unchecked(exchange, session, schema, why, where)
+            return
+        for path, schema_path, message in errors[:MAX_ERRORS]:
             yield Violation(
                 where.__class__((*where, *path)),
                 f"structuredContent does not match the outputSchema of tool '{exchange.tool_name}': {message}",
                 related=((tool_ptr.__class__((*tool_ptr, "outputSchema", *schema_path)), "the schema rule it breaks"),),
             )
+
+
+def _unchecked(exchange, session, schema, why: Uncheckable, where):
+    """The structured content could not be checked: say why, once per tool and place in its schema."""
+    path = location(schema, why)
+    seen = session.__dict__.setdefault(_UNCHECKED, set())
+    if (exchange.tool_name, path) in seen:
+        return
+    seen.add((exchange.tool_name, path))
+    name = exchange.tool_name
+    if why.reason == EXTERNAL_REF:
+        message = (f"{EXTERNAL_REF}: the structuredContent of tool {name!r} reaches {show(why.value)}, which was "
+                   "not fetched, and clients cannot resolve it either; inline the definition under '$defs'")
+    else:
+        message = (f"{why.reason}: the structuredContent of tool {name!r} was not checked against "
+                   f"{show(why.value)} ({why.detail}); a client that validates stalls the same way: "
+                   "simplify the pattern (no nested repetition)")
+    tool_ptr = exchange.tool[0]
+    yield Violation(tool_ptr.__class__((*tool_ptr, "outputSchema", *path)), message,
+                    related=((where, "the structured content"),))

@@ -5,16 +5,18 @@ per call. Most tool schemas use a handful of keywords (type, properties, require
 additionalProperties, enum, bounds, items), so those are compiled into plain Python
 checks that agree with jsonschema on every instance; any other keyword makes the whole
 schema go through jsonschema. jsonschema also explains a failure, so a call the fast
-check rejects is confirmed and described by it.
+check rejects is confirmed and described by it. Both paths go through
+mcplint.schema_safety: no ``$ref`` is fetched and patterns run under a time budget, so
+some calls get no verdict but an ``Uncheckable`` saying why.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Callable
 
-from mcplint.schema_dialects import DRAFT4, DRAFT6, DRAFT7, DRAFT2019, UNKNOWN, schema_dialect
+from mcplint import schema_safety
+from mcplint.schema_dialects import DRAFT4, DRAFT6, DRAFT7, DRAFT2019, DRAFT2020, UNKNOWN, metaschema_error, schema_dialect
 
 Check = Callable[[Any], bool]
 
@@ -44,38 +46,39 @@ class ArgumentValidator:
         self._built = False
         try:
             self._fast = None if dialect == DRAFT4 else _compile(schema)
-        except (_Unsupported, re.error, TypeError, RecursionError):
+        except (_Unsupported, schema_safety.Uncheckable, ValueError, TypeError, RecursionError):
             self._fast = None
 
     def valid(self, instance: Any) -> bool | None:
-        """True or False; None when the schema cannot be applied (invalid, unresolvable $ref)."""
-        if self._fast is not None and self._fast(instance):
-            return True
+        """True or False; None when the schema cannot be applied (invalid, a missing local
+        $ref). Raises schema_safety.Uncheckable when the instance reaches an external $ref
+        or a pattern too costly to run."""
+        try:
+            if self._fast is not None and self._fast(instance):
+                return True
+        except schema_safety.Uncheckable:
+            pass  # jsonschema says the same, or finds another error first
         slow = self._jsonschema()
         if slow is None:
             return None
         try:
-            return slow.is_valid(instance)
-        except Exception:  # an unresolvable $ref, a pattern Python cannot run
+            return not schema_safety.errors(slow, instance)
+        except (ValueError, TypeError, RecursionError):  # a missing local $ref, a pattern that does not compile
             return None
 
     def error(self, instance: Any):
+        """jsonschema's best match among the errors (call after ``valid`` said False)."""
         import jsonschema.exceptions
 
-        return jsonschema.exceptions.best_match(self._jsonschema().iter_errors(instance))
+        return jsonschema.exceptions.best_match(schema_safety.errors(self._jsonschema(), instance))
 
     def _jsonschema(self):
         if not self._built:
             self._built = True
-            import jsonschema
-
-            cls = {DRAFT4: jsonschema.Draft4Validator, DRAFT6: jsonschema.Draft6Validator,
-                   DRAFT7: jsonschema.Draft7Validator, DRAFT2019: jsonschema.Draft201909Validator,
-                   }.get(self.dialect, jsonschema.Draft202012Validator)  # 2020-12, also when undeclared
-            try:
-                cls.check_schema(self.schema)
-                self._slow = cls(self.schema)
-            except Exception:  # an invalid schema is the manifest rules' finding, not a verdict on calls
+            dialect = self.dialect if self.dialect in (DRAFT4, DRAFT6, DRAFT7, DRAFT2019) else DRAFT2020
+            try:  # an invalid schema is the manifest rules' finding, not a verdict on calls
+                self._slow = None if metaschema_error(self.schema, dialect) else schema_safety.validator(self.schema, dialect)
+            except Exception:
                 self._slow = None
         return self._slow
 
@@ -186,10 +189,11 @@ def _string_checks(schema: dict) -> list[Check]:
                 raise _Unsupported
             found.append(lambda v, b=bound, t=test: not isinstance(v, str) or t(len(v), b))
     if "pattern" in schema:
-        if not isinstance(schema["pattern"], str):
+        pattern = schema["pattern"]
+        if not isinstance(pattern, str):
             raise _Unsupported
-        pattern = re.compile(schema["pattern"])
-        found.append(lambda v, p=pattern: not isinstance(v, str) or p.search(v) is not None)
+        schema_safety.compiled(pattern, "pattern")  # compiles now: raises for a pattern too costly or invalid
+        found.append(lambda v, p=pattern: not isinstance(v, str) or schema_safety.search(p, v))
     return found
 
 

@@ -3,17 +3,18 @@
 The dialect is the schema's declared `$schema` (the TypeScript SDK declares draft-07),
 else 2020-12; before 2025-11-25, where the spec names no dialect, a schema that only
 draft-07 accepts is read as draft-07. Formats are annotations (the 2020-12 default),
-and `$ref`s resolve only inside the schema: nothing is ever fetched. Validators are
-built once per tool and session and kept on the session.
+and `$ref`s resolve only inside the schema: nothing is ever fetched (see
+mcplint.schema_safety; a value that reaches an external `$ref` or a pattern too costly to
+run raises ``Uncheckable``). Validators are built once per tool and session and kept on
+the session.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from mcplint.schema_dialects import (
-    DRAFT4, DRAFT6, DRAFT7, DRAFT2019, DRAFT2020, LENIENT, UNKNOWN, metaschema_error, schema_dialect, show,
-)
+from mcplint import schema_safety
+from mcplint.schema_dialects import DRAFT7, DRAFT2020, LENIENT, UNKNOWN, metaschema_error, schema_dialect, show
 
 Check = Callable[[Any], list[tuple[tuple, tuple, str]]]
 _CACHE = "_mcp721_validators"  # attribute on the Session: tool name -> (schema, check)
@@ -37,24 +38,20 @@ def _build(schema: Any, version: str) -> Check | None:
         dialect = DRAFT7 if metaschema_error(schema, DRAFT2020) and not metaschema_error(schema, DRAFT7) else DRAFT2020
     if metaschema_error(schema, dialect):
         return None
-    import jsonschema
-    from referencing import Registry
+    import jsonschema.exceptions
 
-    cls = {
-        DRAFT4: jsonschema.Draft4Validator, DRAFT6: jsonschema.Draft6Validator,
-        DRAFT7: jsonschema.Draft7Validator, DRAFT2019: jsonschema.Draft201909Validator,
-        DRAFT2020: jsonschema.Draft202012Validator,
-    }[dialect]
-    validator = cls(schema, registry=Registry())  # an empty registry: never fetch a $ref
+    validator = schema_safety.validator(schema, dialect)
     simple = _simple(schema)
 
     def check(value: Any) -> list[tuple[tuple, tuple, str]]:
+        """Errors as (path in the value, path in the schema, message); raises
+        schema_safety.Uncheckable."""
         if simple and _valid(schema, value):
             return []  # proved valid without jsonschema (the common case, and 10x faster)
         try:
-            errors = list(validator.iter_errors(value))
-        except (jsonschema.exceptions._WrappedReferencingError, RecursionError):
-            return []  # an unresolvable $ref or a runaway schema: nothing reliable to say
+            errors = schema_safety.errors(validator, value)
+        except (ValueError, TypeError, RecursionError):
+            return []  # a missing local $ref, a pattern that does not compile, a runaway schema
         found = []
         for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
             best = jsonschema.exceptions.best_match([error])
