@@ -9,13 +9,13 @@ cannot be read, and the run goes on with the others.
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from mcplint.config import Config, glob_to_regex
+from mcplint.document.loader import os_error
 
 LINTABLE_SUFFIXES = {".json", ".yaml", ".yml", ".jsonl", ".ndjson", ".har"}
 SKIP_DIRS = {
@@ -86,7 +86,7 @@ def _is_dir(path: str) -> bool:
 
 def _walk(folder: Path, root: Path, includes, excludes, targets: Targets) -> None:
     def unreadable(err: OSError) -> None:
-        targets.skipped.append((display_path(err.filename or str(folder)), f"cannot read folder: {_why(err)}"))
+        targets.skipped.append((display_path(err.filename or str(folder)), f"cannot read folder: {os_error(err)}"))
 
     for current, dirs, files in os.walk(folder, onerror=unreadable):
         dirs[:] = sorted(
@@ -114,21 +114,11 @@ def _not_lintable(file: Path) -> str | None:
     try:
         mode = os.stat(file).st_mode
     except OSError as err:
-        return _why(err)
+        return os_error(err)
     if stat.S_ISREG(mode):
         return None
     what = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
     return f"{what}, not a regular file"
-
-
-def _why(err: OSError) -> str:
-    if err.errno == errno.ELOOP:
-        return "symlink loop"
-    if err.errno == errno.ENOENT:
-        return "dangling symlink" if err.filename and os.path.islink(err.filename) else "no such file or directory"
-    if err.errno == errno.ENAMETOOLONG:
-        return "path too long"
-    return err.strerror or str(err)
 
 
 def _is_venv(folder: Path) -> bool:

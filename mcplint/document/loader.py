@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -90,7 +92,20 @@ def read_bytes(path: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
     except IsADirectoryError:
         raise InputError(path, "is a directory") from None
     except OSError as err:
-        raise InputError(path, f"cannot read: {err.strerror or err}") from None
+        raise InputError(path, f"cannot read: {os_error(err)}") from None
+    except ValueError:  # a NUL byte in the path
+        raise InputError(path, "cannot read: the path holds a NUL byte") from None
+
+
+def os_error(err: OSError) -> str:
+    """What went wrong with a path, in words for a one-line message."""
+    if err.errno == errno.ELOOP:
+        return "symlink loop"
+    if err.errno == errno.ENOENT:
+        return "dangling symlink" if err.filename and os.path.islink(err.filename) else "no such file or directory"
+    if err.errno == errno.ENAMETOOLONG:
+        return "path too long"
+    return err.strerror or str(err)
 
 
 def read_stdin(limit: int = -1) -> bytes:
