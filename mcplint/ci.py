@@ -40,7 +40,7 @@ def as_walked(targets: list[Target], config: Config) -> list[Target]:
 def _relative(file: Path, root: Path) -> str:
     try:
         return file.resolve().relative_to(root).as_posix()
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside the root; a symlink loop
         return file.as_posix()
 
 

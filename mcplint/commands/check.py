@@ -31,9 +31,11 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
 
         plan.lock = pinning.load_for_check(lock, plan)
     targets = discovery.collect(paths, cfg)
+    walk_skipped = targets.skipped  # FIFOs, symlink loops, unreadable folders met while walking
     if skip_non_manifests:  # pre-commit names every JSON/YAML file: skip non-manifests, not fail
         targets = ci.as_walked(targets, cfg)
     result = engine.run(targets, plan)
+    result.skipped[:0] = walk_skipped
     if plan.lock is not None:
         pinning.report_vanished(plan.lock, result.files)
 
