@@ -92,7 +92,8 @@ REFUSED = [
     (tool(42), "its name has characters other than A-Z, a-z, 0-9, '_', '-' and '.', so it cannot be vetted"),
     # descriptions: every sentence, every clause, any inflection
     (tool("get_row", "Fetch the row and permanently remove it."), "description says 'permanently remove'"),
-    (tool("get_report", "Build the report. Then sends an email to the team."), "description says 'sends'"),
+    (tool("get_report", "Get the report. Then sends an email to the team."), "description says 'sends'"),
+    (tool("get_host", "Show the host. Shuts it down when idle."), "description says 'shuts'"),
     (tool("lookup_card", "Look up a card. Also charges the card."), "description says 'charges'"),
     (tool("lookup", "Sends an SMS."), "description says 'sends'"),
     (tool("get_job", "Get the next job and dequeue it."), "description says 'dequeue'"),
@@ -144,7 +145,7 @@ ALLOWED = [
     tool("get_forecast", "Get tomorrow\u2019s weather forecast for a city."),
     tool("convert_celsius_to_fahrenheit", "Convert a measurement from celsius to fahrenheit."),
     tool("listMessages", "Lists the latest posts and their messages, newest first."),
-    tool("get_post", "Get a blog post by its id, with the error messages of its last build."),
+    tool("get_post", "Get a blog post by its id, with the error messages of its latest build."),
     tool("get-user", "Get the user's email address and current settings."),
     tool("getOrders", "Returns orders in the given date format, sorted by date, for 3 updates per page."),
     tool("lookup"),
@@ -186,7 +187,7 @@ def test_corpus_tools_a_live_audit_may_call():
         for found in json.loads(path.read_text(encoding="utf-8"))["tools"]:
             if call_gate.call_refusal(found) is None:
                 callable_names.add(found["name"])
-    assert {"read_file", "list_directory", "search_files", "read_graph", "search_nodes", "get_current_time",
+    assert {"read_file", "read_text_file", "list_directory", "search_files", "read_graph", "search_nodes", "get_current_time",
             "convert_time", "divide", "echo", "get-sum"} <= callable_names
     assert not callable_names & {"fetch", "write_file", "edit_file", "move_file", "create_directory",
                                  "delete_entities", "git_commit", "git_add", "git_reset", "git_checkout",

@@ -46,7 +46,10 @@ _EFFECT_VERBS = (
     # more state changes: queues, tickets, social, jobs
     "unpublish unshare redeem upvote downvote dequeue consume renew allocate increment decrement undo redo "
     "reindex rebuild regenerate retry replay resend reschedule abort interrupt disarm emit hide unhide "
-    "authorize deauthorize login logout signup reopen dismiss escalate snooze"
+    "authorize deauthorize login logout signup reopen dismiss escalate snooze "
+    "shut teardown cleanup prune rm mv cp quit discard recycle retire decommission dispose eject "
+    "unmount scrub settle remit lend borrow swap gamble dial announce remind persist populate configure "
+    "reconfigure initialize initialise symlink enqueue dispatch sudo impersonate elevate promote demote"
 ).split()
 _EFFECT_NOUNS = (
     "payment payments payout payouts deletion deletions removal removals erasure destruction termination "
@@ -60,7 +63,9 @@ _AMBIGUOUS_VERBS = (
     "tag label mark flag pin star follow unfollow schedule reserve call play print turn switch fill press "
     "move patch apply scale sign burn edit ship empty upgrade downgrade reply resolve acknowledge ack "
     "silence link attach detach connect disconnect generate bid offer claim fork clone watch comment react "
-    "join receive pop bump snapshot backup refresh pause resume fire track download"
+    "join receive pop bump snapshot backup refresh pause resume fire track download tear clean trash "
+    "mount bill invoice wire fund loan exchange ping alert cache seed setup touch duplicate compile build "
+    "boot queue deny whitelist blacklist allowlist blocklist flash"
 ).split()
 
 RED_FLAGS = frozenset(
