@@ -205,3 +205,41 @@ def test_a_credential_echoed_back_is_redacted_in_the_record(tmp_path):
     values = {line["http"]["headers"]["X-Echo-Authorization"] for line in echoed}
     assert "<redacted>" in values and values <= {"<redacted>", ""}  # "": the no-credentials probe
     assert "<redacted>" in json.dumps([line["message"] for line in lines if line["from"] == "server"])
+
+
+# --- the bounds and the scrubbing, unit by unit ----------------------------------------------------------
+def test_the_recorder_scrubs_every_form_of_a_secret_and_keeps_short_values():
+    import io
+
+    from mcplint.audit.recorder import Recorder, secret_values
+
+    basic = "Basic " + __import__("base64").b64encode(b"alice:pa55word-x").decode()
+    secrets = secret_values({"Authorization": f"Bearer {SECRET}", "X-Api": basic, "X-Short": "abc"},
+                            {"GITHUB_TOKEN": "ghp_0123456789", "SCRIPT": "not-a-secret-at-all"})
+    handle = io.StringIO()
+    recorder = Recorder(handle, ["Authorization"], secrets)
+    nested = json.dumps({"auth": json.dumps({"token": SECRET})})
+    recorder.server({"result": {"text": nested, SECRET: ["pa55word-x", "ghp_0123456789"],
+                                "url": "https://x.test/?t=" + __import__("urllib.parse").parse.quote(SECRET, safe="")}},
+                    {"status": 200, "headers": {"X-Echo": f"Bearer {SECRET}", "X-Short": "abc"}},
+                    raw="alice:pa55word-x")
+    text = handle.getvalue()
+    for leaked in ("s3cr3t", "pa55word", "ghp_0123456789", "alice:"):
+        assert leaked not in text, text
+    assert "not-a-secret-at-all" not in secrets and '"X-Short": "abc"' in text  # short values stay readable
+    assert recorder.redact_text(f"error: {SECRET}") == "error: <redacted>"
+
+
+def test_the_sse_parser_refuses_an_event_or_a_line_past_its_bound():
+    from mcplint.audit.sse import EventTooLarge, SSEParser
+
+    with pytest.raises(EventTooLarge):
+        parser = SSEParser(max_event=1000)
+        for _ in range(20):
+            parser.feed(b"data: " + b"x" * 100 + b"\n")  # many data lines, no blank line: one growing event
+    with pytest.raises(EventTooLarge):
+        parser = SSEParser(max_event=1000)
+        for _ in range(20):
+            parser.feed(b"x" * 100)  # one line that never ends
+    parser = SSEParser(max_event=1000)
+    assert [len(e.data) for e in parser.feed((b"data: " + b"x" * 900 + b"\n\n") * 5)] == [900] * 5

@@ -83,6 +83,7 @@ class HttpClient:
         self._conn: http.client.HTTPConnection | None = None
         self._connecting: http.client.HTTPConnection | None = None
         self._watchdog: _Watchdog | None = None
+        self._sock: socket.socket | None = None  # the exchange's socket (a response may outlive conn.sock)
         self._used = False  # the open connection has served a request (a retry is safe once)
 
     # -- the one entry point ---------------------------------------------------
@@ -124,11 +125,13 @@ class HttpClient:
         finally:
             if watchdog.stop():
                 self.close()
-            self._watchdog = None
+            self._watchdog = self._sock = None
 
     def _socket(self) -> socket.socket | None:
         """The socket of the exchange in progress (also while connecting), for the watchdog."""
-        conn = self._conn or self._connecting
+        if self._sock is not None:
+            return self._sock
+        conn = self._connecting
         return conn.sock if conn is not None else None
 
     def close(self) -> None:
@@ -179,6 +182,7 @@ class HttpClient:
             reused = self._used
             conn = self._conn
             sock = conn.sock  # kept: http.client drops it from the connection on "Connection: close"
+            self._sock = sock
             try:
                 sock.settimeout(max(deadline - time.monotonic(), 0.05))
                 conn.putrequest(method, self.path, skip_host=True, skip_accept_encoding=True)
@@ -202,9 +206,9 @@ class HttpClient:
             except http.client.HTTPException as err:
                 self.close()
                 raise ServerError(f"{self.url}: not an HTTP response ({_name(err)}: {str(err)[:80]})") from None
-            except OSError as err:
+            except (OSError, ValueError) as err:
                 self.close()
-                raise ServerError(f"{self.url}: connection failed: {err.strerror or err}") from None
+                raise ServerError(f"{self.url}: connection failed: {getattr(err, 'strerror', None) or err}") from None
         raise AssertionError("unreachable")
 
     def _connect_error(self, err: Exception) -> Exception:
@@ -265,7 +269,7 @@ class HttpClient:
                 chunk = response.read1(65536)
             except (TimeoutError, socket.timeout):
                 raise TimeoutError from None
-            except (http.client.IncompleteRead, ConnectionError, OSError):
+            except (http.client.IncompleteRead, ConnectionError, OSError, ValueError):
                 break
             if not chunk:
                 break
@@ -307,7 +311,7 @@ class HttpClient:
             except (TimeoutError, socket.timeout):
                 reply.cut_short = True
                 break
-            except (http.client.IncompleteRead, ConnectionError, OSError):
+            except (http.client.IncompleteRead, ConnectionError, OSError, ValueError):
                 chunk = b""
             size += len(chunk)
             try:
