@@ -28,8 +28,8 @@ import unicodedata
 from typing import Any, Iterator, Mapping
 
 from mcplint.audit.effect_lexicon import (AMBIGUOUS_WORDS, ARITHMETIC_OBJECTS, ARITHMETIC_VERB, DETERMINERS,
-                                          EFFECT_WORDS, EMBEDDED_STEMS, NOUN_MODIFIERS, NUMBER_WORDS, PREPOSITIONS, READ_FORMS,
-                                          READ_VERBS, RED_FLAG_PAIRS, RED_FLAGS)
+                                          EFFECT_WORDS, EMBEDDED_STEMS, NOUN_MODIFIERS, NUMBER_WORDS,
+                                          PREPOSITIONS, READ_FORMS, READ_VERBS, RED_FLAG_PAIRS, RED_FLAGS)
 from mcplint.risk import effective_hints
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
@@ -37,6 +37,11 @@ _NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # Words (with a possessive or contraction), numbers, and punctuation that ends a clause.
 _TOKEN = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+|[.,;:!?()\[\]{}\"]", re.UNICODE)
 _CONJUNCTIONS = frozenset("and or then also plus after before".split())
+# A read verb is a verb (so the word after it is its object) only where a verb can stand:
+# "Lists posts", "It returns orders", "and lists updates"; not "the list updates".
+_BEFORE_A_VERB = _CONJUNCTIONS | frozenset("to it tool that which will can".split())
+# "it's" is "it is", not a possessive.
+_IS_CONTRACTIONS = frozenset("it that what there here he she who where this which let".split())
 _MAX_SCHEMA_NODES = 2000
 
 
@@ -156,7 +161,7 @@ def _words(text: str) -> list[str]:
             parts = _NAME_PART.findall(stem) if stem.isascii() else [stem]
             words += [p.lower() for p in parts] or [stem.lower()]
             if token.lower().endswith("'s"):
-                words.append("'s")  # a possessive: a noun follows
+                words.append("is" if stem.lower() in _IS_CONTRACTIONS else "'s")  # a possessive: a noun follows
         else:
             words.append(token)
     return words
@@ -172,7 +177,11 @@ def _noun_context(words: list[str], index: int) -> bool:
         return True
     base = AMBIGUOUS_WORDS[word]
     noun_form = word in (base, base + "s", base + "es", base[:-1] + "ies")
-    return noun_form and (before in PREPOSITIONS or before in READ_FORMS or before in NOUN_MODIFIERS)
+    if not noun_form:
+        return False
+    if before in READ_FORMS:
+        return index < 2 or words[index - 2] in _PUNCTUATION or words[index - 2] in _BEFORE_A_VERB
+    return before in PREPOSITIONS or before in NOUN_MODIFIERS
 
 
 def _phrase(words: list[str], index: int) -> str:
@@ -189,9 +198,9 @@ def _base_note(part: str, base: str) -> str:
     return "" if part == base else f" ({base})"
 
 
-def _schema_texts(schema: Any, where: str = "") -> Iterator[tuple[str, str]]:
+def _schema_texts(schema: Any) -> Iterator[tuple[str, str]]:
     """(where, text) for every property name, description and sendable string value, depth first."""
-    stack = [(schema, where or "")]
+    stack = [(schema, "")]
     while stack:
         node, at = stack.pop()
         if isinstance(node, Mapping):
