@@ -243,3 +243,17 @@ def test_the_sse_parser_refuses_an_event_or_a_line_past_its_bound():
             parser.feed(b"x" * 100)  # one line that never ends
     parser = SSEParser(max_event=1000)
     assert [len(e.data) for e in parser.feed((b"data: " + b"x" * 900 + b"\n\n") * 5)] == [900] * 5
+
+
+def test_a_write_to_a_server_that_never_reads_its_stdin_ends_at_the_deadline():
+    from mcplint.audit.stdio import StdioProcess
+
+    process = StdioProcess([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            process.write_line("x" * (1 << 20), time.monotonic() + 0.5)  # far more than a pipe holds
+        assert time.monotonic() - started < 2
+    finally:
+        process.close()
+    assert process.exit_status() is not None

@@ -132,7 +132,7 @@ class StdioProcess:
             try:
                 if self._err not in self._selector.get_map():
                     return
-            except (KeyError, RuntimeError):
+            except (KeyError, RuntimeError, TypeError):  # TypeError: the selector is closed
                 return
             before = len(self._stderr)
             self._pump([(self._selector.get_key(self._err), selectors.EVENT_READ)])
@@ -154,27 +154,33 @@ class StdioProcess:
         (the pipe stayed full until ``deadline``)."""
         data = memoryview(text.encode("utf-8") + b"\n")
         deadline = deadline if deadline is not None else time.monotonic() + 10
-        writable = selectors.DefaultSelector()
         try:
-            writable.register(self._in, selectors.EVENT_WRITE)
+            written = os.write(self._in, data)  # the usual case: the pipe has room
+            data = data[written:]
+        except BlockingIOError:
+            pass
+        except (ValueError, OSError):
+            raise EOFError from None
+        if not data:
+            return
+        with selectors.DefaultSelector() as writable:
+            try:
+                writable.register(self._in, selectors.EVENT_WRITE)
+            except (ValueError, OSError):
+                raise EOFError from None
             while data:
                 try:
-                    written = os.write(self._in, data)
-                    data = data[written:]
+                    data = data[os.write(self._in, data):]
                     continue
                 except BlockingIOError:
                     pass
-                except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+                except (ValueError, OSError):
                     raise EOFError from None
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise TimeoutError
                 writable.select(min(remaining, 0.1))
                 self._pump_stderr()  # a server blocked on a full stderr pipe reads no stdin
-        except (ValueError, OSError):
-            raise EOFError from None
-        finally:
-            writable.close()
 
     # -- state ---------------------------------------------------------------
     def exit_status(self, wait: float = 0.0) -> int | None:
