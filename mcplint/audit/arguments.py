@@ -11,15 +11,26 @@ it cannot build a value it trusts (an unmatched pattern, a remote ``$ref``, a
 ``invalid_cases`` builds the input-validation probes: the valid arguments with one
 required property left out, and with one typed property given a value of the wrong
 type.
+
+The schema comes from the server under audit, so any JSON value can arrive here: every
+shape ends in arguments or in None, never in an exception, and what is built is bounded
+(MAX_VALUES values, strings of MAX_STRING characters). Patterns are matched through
+mcplint.schema_safety; ``unbuildable_reason`` says why no arguments were built (a
+pattern too costly to check, a `$ref` to an external document).
 """
 
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, Mapping
 
+from mcplint import schema_safety
+from mcplint.schema_dialects import show
+
 MAX_DEPTH = 8
+MAX_VALUES = 2_000  # values built for one call, all levels together
+MAX_STRING = 4_096  # characters of a built string
+MAX_REQUIRED = 256  # required properties of one object
 _FORMATS = {
     "date-time": "2024-01-01T00:00:00Z",
     "date": "2024-01-01",
@@ -53,15 +64,32 @@ class _Unbuildable(Exception):
     pass
 
 
+# Anything else a hostile schema can make Python raise while it is read (a NaN bound,
+# an infinite one, a huge multipleOf ratio): no arguments, never a crash.
+_ODD_SHAPES = (_Unbuildable, RecursionError, TypeError, ValueError, OverflowError, ZeroDivisionError,
+               ArithmeticError, AttributeError, KeyError, IndexError)
+
+
 def valid_arguments(schema: Any) -> dict | None:
     """Required properties with minimal valid values, or None when unsure."""
+    return _build(schema)[0]
+
+
+def unbuildable_reason(schema: Any) -> str:
+    """Why ``valid_arguments`` gave None, for the audit report."""
+    return _build(schema)[1] or "no valid arguments could be built from its inputSchema"
+
+
+def _build(schema: Any) -> tuple[dict | None, str]:
     if not isinstance(schema, Mapping):
-        return None
+        return None, ""
     try:
-        value = _object(schema, schema, 0)
-    except (_Unbuildable, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
+        value = _Builder(schema).object(schema, 0)
+    except _ODD_SHAPES as why:
+        reason = str(why.args[0]) if isinstance(why, _Unbuildable) and why.args else ""
+        known = reason.startswith((schema_safety.COSTLY_PATTERN, schema_safety.EXTERNAL_REF))
+        return None, reason if known else ""
+    return (value, "") if isinstance(value, dict) else (None, "")
 
 
 def invalid_cases(schema: Any) -> list[tuple[str, dict]]:
@@ -69,20 +97,30 @@ def invalid_cases(schema: Any) -> list[tuple[str, dict]]:
     a wrong type. Empty when the schema gives nothing to violate."""
     if not isinstance(schema, Mapping):
         return []
+    try:
+        return _invalid_cases(schema)
+    except _ODD_SHAPES:
+        return []
+
+
+def _invalid_cases(schema: Mapping) -> list[tuple[str, dict]]:
     schema = _resolve(schema, schema)
     valid = valid_arguments(schema) or {}
     properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
-    required = [n for n in schema.get("required", ()) if isinstance(n, str)] if isinstance(schema.get("required"), list) else []
+    required = _names(schema.get("required"))
     cases: list[tuple[str, dict]] = []
     if required:
         missing = required[0]
         cases.append((f"missing-required:{missing}", {k: v for k, v in valid.items() if k != missing}))
-    ordered = required + [n for n in properties if n not in required]
+    ordered = required + [n for n in properties if isinstance(n, str) and n not in required]
     for name in ordered:
         prop = properties.get(name)
         if not isinstance(prop, Mapping):
             continue
-        types = _types(_resolve(prop, schema))
+        try:
+            types = _types(_resolve(prop, schema))
+        except _Unbuildable:
+            continue
         if not types:
             continue
         candidates = [_WRONG[t] for t in types if t in _WRONG] + [True, ["not-a-scalar"]]
@@ -92,6 +130,13 @@ def invalid_cases(schema: Any) -> list[tuple[str, dict]]:
         cases.append((f"wrong-type:{name}", {**valid, name: wrong}))
         break
     return cases
+
+
+def _names(required: Any) -> list[str]:
+    """The string entries of a `required` list (anything else in it is ignored)."""
+    if not isinstance(required, list):
+        return []
+    return list(dict.fromkeys(n for n in required if isinstance(n, str)))
 
 
 def _types(schema: Mapping) -> list[str]:
@@ -115,18 +160,23 @@ def _accepts(types: list[str], value: Any) -> bool:
     return "object" in types
 
 
-def _resolve(schema: Mapping, root: Mapping, depth: int = 0) -> Mapping:
+def _resolve(schema: Any, root: Mapping, depth: int = 0) -> Any:
     """Follow a local ``$ref`` (``#/$defs/x``, ``#/definitions/x``); others are unbuildable."""
     while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and depth < MAX_DEPTH:
         ref = schema["$ref"]
         if not ref.startswith("#"):
-            raise _Unbuildable(ref)
+            raise _Unbuildable(f"{schema_safety.EXTERNAL_REF} ({ref[:200]})")
         target: Any = root
         for part in [p for p in ref[1:].split("/") if p]:
             part = part.replace("~1", "/").replace("~0", "~")
-            if not isinstance(target, Mapping) or part not in target:
+            if isinstance(target, list) and part.isdigit() and int(part) < len(target):
+                target = target[int(part)]
+            elif isinstance(target, Mapping) and part in target:
+                target = target[part]
+            else:
                 raise _Unbuildable(ref)
-            target = target[part]
+        if target is True:
+            target = {}
         if not isinstance(target, Mapping):
             raise _Unbuildable(ref)
         schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
@@ -134,102 +184,119 @@ def _resolve(schema: Mapping, root: Mapping, depth: int = 0) -> Mapping:
     return schema
 
 
-def _value(schema: Any, root: Mapping, depth: int) -> Any:
-    if depth > MAX_DEPTH:
-        raise _Unbuildable("too deep")
-    if schema is True or schema == {}:
-        return "example"
-    if not isinstance(schema, Mapping):
-        raise _Unbuildable("not a schema")
-    schema = _resolve(schema, root)
-    if "const" in schema:
-        return schema["const"]
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return schema["enum"][0]
-    if "default" in schema:
-        return schema["default"]
-    if isinstance(schema.get("examples"), list) and schema["examples"]:
-        return schema["examples"][0]
-    if "not" in schema:
-        raise _Unbuildable("not")
-    for key in ("anyOf", "oneOf"):
-        options = schema.get(key)
-        if isinstance(options, list) and options:
-            base = {k: v for k, v in schema.items() if k != key}
-            ranked = sorted(options, key=lambda o: isinstance(o, Mapping) and o.get("type") == "null")
-            for option in ranked:
-                try:
-                    return _value({**base, **option} if isinstance(option, Mapping) else option, root, depth + 1)
-                except _Unbuildable:
-                    continue
-            raise _Unbuildable(key)
-    if isinstance(schema.get("allOf"), list):
-        merged = {k: v for k, v in schema.items() if k != "allOf"}
-        for part in schema["allOf"]:
-            if isinstance(part, Mapping):
-                part = _resolve(part, root)
-                merged = {**merged, **part, "required": [*merged.get("required", []), *part.get("required", [])]}
-        return _value(merged, root, depth + 1)
-    types = [t for t in _types(schema) if t != "null"] or _types(schema)
-    kind = types[0] if types else ("object" if "properties" in schema else None)
-    if kind == "object":
-        return _object(schema, root, depth)
-    if kind == "array":
-        return _array(schema, root, depth)
-    if kind == "string":
-        return _string(schema)
-    if kind in ("integer", "number"):
-        return _number(schema, kind)
-    if kind == "boolean":
-        return False
-    if kind == "null":
-        return None
-    if kind is None:
-        return "example"
-    raise _Unbuildable(f"type {kind!r}")
+class _Builder:
+    """Builds one set of arguments, counting the values it makes against MAX_VALUES."""
 
+    def __init__(self, root: Mapping) -> None:
+        self.root = root
+        self.left = MAX_VALUES
 
-def _object(schema: Mapping, root: Mapping, depth: int) -> dict:
-    schema = _resolve(schema, root)
-    properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
-    value = {}
-    for name in required:
-        if not isinstance(name, str):
-            continue
-        value[name] = _value(properties.get(name, True), root, depth + 1)
-    return value
+    def value(self, schema: Any, depth: int) -> Any:
+        self.left -= 1
+        if depth > MAX_DEPTH or self.left < 0:
+            raise _Unbuildable("too deep or too large")
+        if schema is True or (isinstance(schema, Mapping) and not schema):
+            return "example"
+        if not isinstance(schema, Mapping):
+            raise _Unbuildable("not a schema")
+        schema = _resolve(schema, self.root)
+        if "const" in schema:
+            return schema["const"]
+        if isinstance(schema.get("enum"), list):
+            if not schema["enum"]:
+                raise _Unbuildable("an empty enum accepts nothing")
+            return schema["enum"][0]
+        if "default" in schema:
+            return schema["default"]
+        if isinstance(schema.get("examples"), list) and schema["examples"]:
+            return schema["examples"][0]
+        if "not" in schema:
+            raise _Unbuildable("not")
+        for key in ("anyOf", "oneOf"):
+            options = schema.get(key)
+            if isinstance(options, list) and options:
+                base = {k: v for k, v in schema.items() if k != key}
+                ranked = sorted(options, key=lambda o: isinstance(o, Mapping) and o.get("type") == "null")
+                for option in ranked:
+                    try:
+                        return self.value({**base, **option} if isinstance(option, Mapping) else option, depth + 1)
+                    except _Unbuildable as why:
+                        if str(why).startswith(schema_safety.COSTLY_PATTERN):
+                            raise
+                        continue
+                raise _Unbuildable(key)
+        if isinstance(schema.get("allOf"), list):
+            merged = {k: v for k, v in schema.items() if k != "allOf"}
+            for part in schema["allOf"]:
+                if isinstance(part, Mapping):
+                    part = _resolve(part, self.root)
+                    merged = {**merged, **part, "required": _names(merged.get("required")) + _names(part.get("required"))}
+                elif part is False:
+                    raise _Unbuildable("allOf with false")
+            return self.value(merged, depth + 1)
+        types = [t for t in _types(schema) if t != "null"] or _types(schema)
+        kind = types[0] if types else ("object" if "properties" in schema else None)
+        if kind == "object":
+            return self.object(schema, depth)
+        if kind == "array":
+            return self.array(schema, depth)
+        if kind == "string":
+            return _string(schema)
+        if kind in ("integer", "number"):
+            return _number(schema, kind)
+        if kind == "boolean":
+            return False
+        if kind == "null":
+            return None
+        if kind is None:
+            return "example"
+        raise _Unbuildable(f"type {kind[:40]!r}")
 
+    def object(self, schema: Mapping, depth: int) -> dict:
+        schema = _resolve(schema, self.root)
+        if not isinstance(schema, Mapping):
+            raise _Unbuildable("not a schema")
+        properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+        required = _names(schema.get("required"))
+        if len(required) > MAX_REQUIRED:
+            raise _Unbuildable("too many required properties")
+        return {name: self.value(properties.get(name, True), depth + 1) for name in required}
 
-def _array(schema: Mapping, root: Mapping, depth: int) -> list:
-    count = schema.get("minItems", 0)
-    if not isinstance(count, int) or count < 0 or count > 16:
-        raise _Unbuildable("minItems")
-    prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
-    items = schema.get("items", True)
-    values = [_value(prefix[i] if i < len(prefix) else items, root, depth + 1) for i in range(count)]
-    if schema.get("uniqueItems") and len({repr(v) for v in values}) != len(values):
-        raise _Unbuildable("uniqueItems")
-    return values
+    def array(self, schema: Mapping, depth: int) -> list:
+        count = schema.get("minItems", 0)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0 or count > 16:
+            raise _Unbuildable("minItems")
+        high = schema.get("maxItems")
+        if isinstance(high, int) and not isinstance(high, bool) and high < count:
+            raise _Unbuildable("maxItems below minItems")
+        prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
+        items = schema.get("items", True)
+        values = [self.value(prefix[i] if i < len(prefix) else items, depth + 1) for i in range(count)]
+        if schema.get("uniqueItems") is True and len({repr(v) for v in values}) != len(values):
+            raise _Unbuildable("uniqueItems")
+        return values
 
 
 def _string(schema: Mapping) -> str:
-    low, high = schema.get("minLength", 0), schema.get("maxLength")
+    low, high = _count(schema.get("minLength"), 0), _count(schema.get("maxLength"), None)
+    if low > MAX_STRING or (high is not None and high < low):
+        raise _Unbuildable("length")
     fmt = schema.get("format")
     candidates = [_FORMATS[fmt]] if isinstance(fmt, str) and fmt in _FORMATS else ["example"]
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         try:
-            compiled = re.compile(pattern)
-        except re.error:
+            candidates = [c for c in (*candidates, *_PATTERN_CANDIDATES) if schema_safety.search(pattern, c)]
+        except schema_safety.Uncheckable as why:
+            raise _Unbuildable(f"{why.reason} ({show(pattern)}: {why.detail})") from None
+        except ValueError:
             raise _Unbuildable("pattern") from None
-        candidates = [c for c in (*candidates, *_PATTERN_CANDIDATES) if compiled.search(c)]
     for candidate in candidates:
-        if isinstance(low, int) and len(candidate) < low:
+        if len(candidate) < low:
             if pattern is not None or fmt in _FORMATS:
                 continue
             candidate = candidate + "x" * (low - len(candidate))
-        if isinstance(high, int) and len(candidate) > high:
+        if high is not None and len(candidate) > high:
             if pattern is not None or fmt in _FORMATS:
                 continue
             candidate = candidate[:high]
@@ -237,10 +304,18 @@ def _string(schema: Mapping) -> str:
     raise _Unbuildable("string")
 
 
+def _count(value: Any, default: int | None) -> int | None:
+    """A length bound: a non-negative integer (a float with no fraction counts), else ``default``."""
+    if isinstance(value, float) and value.is_integer() and math.isfinite(value):
+        value = int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
+
+
 def _number(schema: Mapping, kind: str) -> int | float:
     low, high = schema.get("minimum"), schema.get("maximum")
     xlow, xhigh = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
     step = schema.get("multipleOf")
+    step = step if _is_number(step) and step > 0 else None
     value: float = 1
     if _is_number(low) and value < low:
         value = low
@@ -250,7 +325,7 @@ def _number(schema: Mapping, kind: str) -> int | float:
         value = high
     if _is_number(xhigh) and value >= xhigh:
         value = math.ceil(xhigh) - 1 if kind == "integer" else xhigh - 0.5
-    if _is_number(step) and step > 0 and value % step:
+    if step is not None and value % step:
         value = math.ceil(value / step) * step
     if kind == "integer":
         if value != int(value):
@@ -264,4 +339,5 @@ def _number(schema: Mapping, kind: str) -> int | float:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite JSON number (Python's json reads NaN and Infinity too)."""
+    return isinstance(value, int) and not isinstance(value, bool) or isinstance(value, float) and math.isfinite(value)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from mcplint.audit.arguments import invalid_cases, valid_arguments
+from mcplint.audit.arguments import invalid_cases, unbuildable_reason, valid_arguments
 from mcplint.versions import V2025_06_18
 
 UNKNOWN_METHOD = "mcplint/no-such-method"
@@ -183,7 +183,7 @@ def valid_calls(audit, decisions, probe: str) -> str:
     for decision in decisions:
         arguments = valid_arguments(decision.tool.get("inputSchema"))
         if arguments is None:
-            notes.append(f"{decision.name}: not called (no valid arguments could be built from its inputSchema)")
+            notes.append(f"{decision.name}: not called ({unbuildable_reason(decision.tool.get('inputSchema'))})")
             continue
         reply = audit.request("tools/call", {"name": decision.name, "arguments": arguments}, probe=probe)
         notes.append(f"{decision.name}: {reply.describe()}")
