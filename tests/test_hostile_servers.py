@@ -134,6 +134,30 @@ def test_a_grandchild_that_calls_setsid_and_keeps_stdout_open_is_killed(tag, tmp
     assert len(recorded(record)) > 10
 
 
+def test_sigterm_stops_an_audit_whose_server_escapes_and_ignores_it(tag):
+    """--timeout 30, the server hangs with a setsid child on stdout: SIGTERM ends mcplint in seconds."""
+    from servers import orphans
+
+    proc = subprocess.Popen([sys.executable, "-m", "mcplint", "audit", "--timeout", "30", f"--env={TAG_VARIABLE}={tag}",
+                             "--", *server_command("hostile_setsid", "--hang")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            cwd=tempfile.gettempdir())
+    try:
+        deadline = time.monotonic() + 20
+        while len(orphans(tag)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)  # let the audit settle into waiting for an answer
+        started = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=15)
+        assert time.monotonic() - started < 6
+        assert proc.returncode != 0 and b"Traceback" not in stderr, stderr.decode()  # 130, as for Ctrl-C
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
 def test_the_stderr_tail_cannot_start_a_workflow_command_or_move_the_cursor(tag, tmp_path):
     server = tmp_path / "noisy.py"
     server.write_text("import sys\nsys.stderr.write('y' * 5000 + 'warming up\\n::error::pwned\\x1b[2J\\x07')\n"
