@@ -186,5 +186,7 @@ def main() -> None:
 
 
 def _fail(message: str) -> None:
-    print(f"mcplint: error: {message}", file=sys.stderr)
+    from mcplint.text_safety import printable  # a file name or a server's words: any string
+
+    print(printable(f"mcplint: error: {message}"), file=sys.stderr)
     sys.exit(2)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from dataclasses import dataclass
 
 from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT
 from mcplint.findings import Finding
@@ -17,7 +19,7 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
         for item in rule.checklist:
             covering.setdefault(item, []).append(rule.code)
     checklist = []
-    for item, title in ITEMS.items():
+    for item, title in ITEMS.items() if files else ():  # nothing read: no verdict at all
         codes = covering.get(item, [])
         why = _unassessed(item, files)
         if per_item[item]:
@@ -43,6 +45,39 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
         "protocol_versions": sorted({f.version for f in files}),
         "checklist": checklist,
     }
+
+
+def nothing_read(summary: dict) -> bool:
+    """Every input failed: the report must not look like a clean run."""
+    return bool(summary.get("errors")) and not summary.get("files") and not summary.get("captures")
+
+
+@dataclass(frozen=True)
+class ReadFailure:
+    """An input that could not be read, for reports: its path (None when the message names
+    no input we know) and the line the error is at, if it says."""
+
+    path: str | None
+    message: str  # the whole one-line error, as printed on stderr
+    line: int | None = None
+
+
+_AT_LINE = re.compile(r":(\d{1,18}):\d+: ")
+
+
+def read_failures(messages, paths) -> list[ReadFailure]:
+    """The engine's error lines matched to the inputs they start with (``path: ...`` or
+    ``path:line:col: ...``; the longest known path wins, as paths may hold colons)."""
+    known = set(paths)
+    failures = []
+    for message in messages:
+        path = next((message[:i] for i in range(len(message) - 1, 0, -1)
+                     if message[i] == ":" and message[:i] in known), None)
+        line = None
+        if path is not None and (at := _AT_LINE.match(message, len(path))):
+            line = int(at.group(1))
+        failures.append(ReadFailure(path, message, line))
+    return failures
 
 
 def _unassessed(item: int, files) -> str | None:

@@ -11,7 +11,8 @@ from mcplint import baseline as baseline_module, suppressions
 from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
-from mcplint.summary import summarize
+from mcplint.summary import read_failures, summarize
+from mcplint.text_safety import printable
 from mcplint.versions import VERSIONS
 
 
@@ -41,18 +42,18 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
 
     if verbose:
         for path, why in result.skipped:
-            print(f"mcplint: skipped {path}: {why}", file=sys.stderr)
+            print(printable(f"mcplint: skipped {path}: {why}"), file=sys.stderr)
         captures = sum(1 for f in result.files if f.is_capture)
         print(f"mcplint: {len(result.files) - captures} manifest(s) and {captures} capture(s) linted, "
               f"{len(result.skipped)} file(s) skipped", file=sys.stderr)
     for message in result.errors:
-        print(f"mcplint: error: {message}", file=sys.stderr)
+        print(printable(f"mcplint: error: {message}"), file=sys.stderr)
     if not result.files and not result.errors and not skip_non_manifests:
         hint = "" if verbose or not result.skipped else f" ({len(result.skipped)} file(s) skipped; -v says why)"
         raise MCPLintError(f"no MCP tool manifests or captures found in {', '.join(paths)}{hint}")
 
     for warning in suppressions.unused_config_ignores(cfg, plan, result.files):
-        print(f"mcplint: warning: {warning}", file=sys.stderr)
+        print(printable(f"mcplint: warning: {warning}"), file=sys.stderr)
     if write_baseline is not None:
         return baseline_module.write(result, write_baseline)
     outcome = baseline_module.apply(result, known, baseline) if known is not None else None
@@ -71,6 +72,10 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         width=shutil.get_terminal_size((100, 24)).columns if to_terminal else 100,
         sources=result.sources,
         levels=plan.severity,
+        # Each report lists these too; with nothing read it has no checklist (summarize) and
+        # says so instead of looking like a clean run. The exit code is 2 either way.
+        failures=tuple(read_failures(result.errors, (discovery.display_path(t.path) for t in targets)))
+        if result.errors else (),
     )
     text = reporters.render(fmt, result.findings, ctx)
     write_report(text, output)

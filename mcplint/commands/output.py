@@ -21,11 +21,17 @@ def want_color(to_terminal: bool) -> bool:
 
 
 def write_report(text: str, output: Path | None) -> None:
+    # Reporters escape what they print; backslashreplace is the last guard, so a lone
+    # surrogate that slipped through becomes the text "\udfff" instead of a crash.
     if output is None:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:  # raised before anything is written; or a non-UTF-8 console
+            encoding = sys.stdout.encoding or "utf-8"
+            sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
         sys.stdout.flush()
         return
     try:
-        Path(output).write_text(text, encoding="utf-8")
+        Path(output).write_text(text, encoding="utf-8", errors="backslashreplace")
     except OSError as err:
         raise MCPLintError(f"{output}: cannot write report: {err.strerror or err}") from None

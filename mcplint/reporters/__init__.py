@@ -22,6 +22,7 @@ class ReportContext:
     width: int = 100
     sources: dict = field(default_factory=dict)  # path -> text, for code frames
     levels: dict = field(default_factory=dict)  # rule code -> Severity, where config overrides it
+    failures: tuple = ()  # summary.ReadFailure: inputs that could not be read
     extra: dict[str, Any] = field(default_factory=dict)
 
 

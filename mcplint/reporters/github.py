@@ -11,12 +11,18 @@ from __future__ import annotations
 
 from collections import Counter
 
+from mcplint.summary import nothing_read
+from mcplint.text_safety import printable
+
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(value: str) -> str:
-    """Escape a command's message (the part after ``::``)."""
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a command's message (the part after ``::``): the runner's own escapes for
+    ``%``, CR and LF (it decodes them back, so a message cannot end the line and start a
+    command of its own), then every other control, bidi character or lone surrogate shown as
+    ``<U+XXXX>`` (ESC, BEL, NUL... would otherwise reach the log raw)."""
+    return printable(value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(value: str) -> str:
@@ -43,18 +49,31 @@ def render(findings, ctx) -> str:
         lines.append(f"::group::{escape_data(path)}")
         lines.extend(annotation(f) for f in group)
         lines.append("::endgroup::")
+    lines.extend(failure_annotation(failure) for failure in ctx.failures)
     lines.append(_summary_line(findings, ctx.summary or {}))
     return "\n".join(lines) + "\n"
+
+
+def failure_annotation(failure) -> str:
+    """An input that could not be read: an error annotation on the file, so the run is red."""
+    props = [("title", "mcplint: cannot read input")]
+    if failure.path is not None:
+        props = [("file", failure.path), *([("line", failure.line)] if failure.line else []), *props]
+    rendered = ",".join(f"{key}={escape_property(str(value))}" for key, value in props)
+    return f"::error {rendered}::{escape_data(failure.message)}"
 
 
 def _summary_line(findings, summary: dict) -> str:
     files, tools = summary.get("files", 0), summary.get("tools", 0)
     scope = f"{_plural(files, 'manifest')} ({_plural(tools, 'tool')})"
+    unread = f", {_plural(summary['errors'], 'file')} could not be read" if summary.get("errors") else ""
+    if nothing_read(summary):
+        return f"mcplint: nothing was linted: {_plural(summary['errors'], 'file')} could not be read"
     if not findings:
-        return f"mcplint: no problems found in {scope}"
+        return f"mcplint: no problems found in {scope}{unread}"
     counts = Counter(f.severity.value for f in findings)
     parts = ", ".join(_plural(counts[level], level) for level in ("error", "warning", "info") if counts[level])
-    return f"mcplint: {_plural(len(findings), 'problem')} ({parts}) in {scope}"
+    return f"mcplint: {_plural(len(findings), 'problem')} ({parts}) in {scope}{unread}"
 
 
 def _plural(count: int, noun: str) -> str:

@@ -7,6 +7,9 @@ GitLab formatter does). GitLab compares findings between the merge request and i
 ``fingerprint`` and shows one finding per fingerprint, so each must be unique and stable:
 mcplint's own fingerprint (rule, file, tool name, offending value; no line numbers), with a
 repeat count hashed in when one finding shares it with an earlier one.
+
+An input that could not be read is a ``critical`` issue (``check_name`` ``mcplint-input-error``)
+on that file, so a run that read nothing is never an empty, clean report.
 """
 
 from __future__ import annotations
@@ -14,7 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 
+from mcplint.text_safety import json_text
+
 SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
+INPUT_ERROR = "mcplint-input-error"
 
 
 def render(findings, ctx) -> str:
@@ -31,10 +37,18 @@ def render(findings, ctx) -> str:
             "severity": SEVERITY[finding.severity.value],
             "location": {"path": finding.path, "lines": {"begin": finding.span.line}},
         })
+    for failure in ctx.failures:
+        issues.append({
+            "description": f"mcplint could not read this input: {failure.message}",
+            "check_name": INPUT_ERROR,
+            "fingerprint": _digest(INPUT_ERROR, failure.path or "", failure.message),
+            "severity": "critical",
+            "location": {"path": failure.path or ".", "lines": {"begin": failure.line or 1}},
+        })
     if not issues:
         return "[]\n"
-    return "[\n" + ",\n".join("  " + json.dumps(issue, ensure_ascii=False) for issue in issues) + "\n]\n"
+    return json_text("[\n" + ",\n".join("  " + json.dumps(issue, ensure_ascii=False) for issue in issues) + "\n]\n")
 
 
 def _digest(*parts: str) -> str:
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]

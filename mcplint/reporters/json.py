@@ -1,8 +1,15 @@
-"""`--format json`: one object, {"findings": [...], "summary": {...}}."""
+"""`--format json`: one object, {"findings": [...], "summary": {...}}, and "errors": [...]
+when some input could not be read (then, if none could, the summary has no checklist).
+
+Strings are written as they are, except the characters a terminal would obey and lone
+surrogates, which are ``\\uXXXX`` escapes (the same JSON value; see mcplint.text_safety).
+"""
 
 from __future__ import annotations
 
 import json
+
+from mcplint.text_safety import json_text
 
 
 def finding_dict(f) -> dict:
@@ -34,4 +41,12 @@ def render(findings, ctx) -> str:
     lines = ",\n".join("    " + json.dumps(finding_dict(f), ensure_ascii=False) for f in findings)
     summary = json.dumps(ctx.summary, indent=2, ensure_ascii=False).replace("\n", "\n  ")
     body = f"[\n{lines}\n  ]" if findings else "[]"
-    return f'{{\n  "findings": {body},\n  "summary": {summary}\n}}\n'
+    errors = ""
+    if ctx.failures:
+        listed = ",\n".join("    " + json.dumps(failure_dict(f), ensure_ascii=False) for f in ctx.failures)
+        errors = f',\n  "errors": [\n{listed}\n  ]'
+    return json_text(f'{{\n  "findings": {body},\n  "summary": {summary}{errors}\n}}\n')
+
+
+def failure_dict(failure) -> dict:
+    return {"path": failure.path, "line": failure.line, "message": failure.message}

@@ -4,6 +4,9 @@ Valid against the OASIS schema (tests check it with format checking on). Determi
 no timestamps, no absolute working directory, stable order. Fields follow what GitHub
 reads (see linter-conventions §2): every selected rule is listed even when nothing
 fired, `primaryLocationLineHash` is left to upload-sarif, URIs are repo-relative.
+Inputs that could not be read make ``invocations[0].executionSuccessful`` false, with one
+``toolExecutionNotifications`` entry (level error) each; a clean run has no ``invocations``.
+Characters a terminal would obey and lone surrogates are ``\\uXXXX`` escapes (mcplint.text_safety).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import re
 from urllib.parse import quote
 
 from mcplint import docs
+from mcplint.text_safety import json_text
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mcplint/mcplint"
@@ -29,7 +33,7 @@ _TOOL = re.compile(r"(^|/)tools/(0|[1-9][0-9]*)$")
 
 
 def render(findings, ctx) -> str:
-    return json.dumps(sarif_log(findings, ctx), indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(sarif_log(findings, ctx), indent=2, ensure_ascii=False) + "\n")
 
 
 def sarif_log(findings, ctx) -> dict:
@@ -54,6 +58,11 @@ def sarif_log(findings, ctx) -> dict:
         "columnKind": "unicodeCodePoints",
         "results": [result(f, index[f.code]) for f in findings],
     }
+    if ctx.failures:
+        run["invocations"] = [{
+            "executionSuccessful": False,
+            "toolExecutionNotifications": [_notification(f) for f in ctx.failures],
+        }]
     summary = ctx.summary or {}
     if summary:
         run["properties"] = {
@@ -64,6 +73,16 @@ def sarif_log(findings, ctx) -> dict:
             ],
         }
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def _notification(failure) -> dict:
+    note = {"level": "error", "message": {"text": failure.message}}
+    if failure.path is not None:
+        physical = {"artifactLocation": {"uri": artifact_uri(failure.path)}}
+        if failure.line:
+            physical["region"] = {"startLine": failure.line}
+        note["locations"] = [{"physicalLocation": physical}]
+    return note
 
 
 def rule_descriptor(rule, levels=None) -> dict:
@@ -168,10 +187,19 @@ def artifact_uri(path: str) -> str:
     """A `uri-reference` for a report path: relative paths stay relative (percent-encoded,
     so spaces and non-ASCII are valid); absolute paths become file: URIs."""
     if _DRIVE.match(path):
-        return "file:///" + path[:2] + quote(path[2:], safe="/")
+        return "file:///" + path[:2] + quote(_bytes(path[2:]), safe="/")
     if path.startswith("/"):
-        return "file://" + quote(path, safe="/")
-    return quote(path, safe="/")
+        return "file://" + quote(_bytes(path), safe="/")
+    return quote(_bytes(path), safe="/")
+
+
+def _bytes(path: str) -> bytes:
+    """The name's bytes: a non-UTF-8 file name (lone surrogates from the file system's
+    surrogateescape) gets its own bytes back; any other lone surrogate is encoded as is."""
+    try:
+        return path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogatepass")
 
 
 def unwrap(text: str) -> str:

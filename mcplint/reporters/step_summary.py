@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from mcplint.summary import plural, scope_text
+from mcplint.summary import nothing_read, plural, scope_text
+from mcplint.text_safety import printable
 
 MAX_ROWS = 50
 MAX_MESSAGE = 300
@@ -22,14 +23,13 @@ ICON = {"error": ":x:", "warning": ":warning:", "info": ":information_source:"}
 STAR = "\\*"  # a footnote mark, escaped: a bare "*" would start a list or emphasis
 VERDICT = {"pass": ":white_check_mark: pass", "fail": ":x: fail", "not-assessable": "not assessable"}
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+!|~])")
 
 
 def md(value: str) -> str:
     """User text for one Markdown table cell: one line, no markup, no HTML."""
     value = value.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
-    value = _UNSAFE.sub(lambda m: f"U+{ord(m.group()):04X}", value)
+    value = printable(value)  # controls, separators, bidi, lone surrogates: <U+XXXX>
     value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MARKDOWN.sub(r"\\\1", value).replace("://", "\\://")  # no bare-URL autolinks either
 
@@ -39,12 +39,16 @@ def render_summary(findings, ctx) -> str:
     out = ["## mcplint", "", _headline(findings, summary), ""]
     if findings:
         out += _by_rule(findings) + [""] + _findings(findings) + [""]
+    if ctx.failures:
+        out += _unread(ctx.failures) + [""]
     out += _checklist(summary.get("checklist", []))
     return "\n".join(out) + "\n"
 
 
 def _headline(findings, summary: dict) -> str:
     scope, extra = scope_text(summary)
+    if nothing_read(summary):
+        return f":x: **Nothing was linted**: {plural(summary['errors'], 'file')} could not be read."
     if not findings:
         return f":white_check_mark: **No problems found** in {scope}{extra}."
     counts = Counter(f.severity.value for f in findings)
@@ -73,6 +77,15 @@ def _findings(findings) -> list[str]:
     if len(findings) > MAX_ROWS:
         more = len(findings) - MAX_ROWS
         rows += ["", f"…and {more} more: the job log, the annotations and the SARIF report have them all."]
+    return rows
+
+
+def _unread(failures) -> list[str]:
+    rows = ["### Inputs that could not be read", "", "| File | Error |", "| --- | --- |"]
+    for failure in failures[:MAX_ROWS]:
+        rows.append(f"| {md(failure.path or '')} | {md(failure.message)} |")
+    if len(failures) > MAX_ROWS:
+        rows += ["", f"…and {len(failures) - MAX_ROWS} more: the job log has them all."]
     return rows
 
 

@@ -29,7 +29,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from mcplint.summary import plural, scope_text
+from mcplint.summary import nothing_read, plural, scope_text
+from mcplint.text_safety import UNSAFE, printable, shown as _escape_char
 
 TAB_SIZE = 4
 FRAME_LINES = 4  # a multi-line span longer than this shows its first FRAME_LINES - 1 lines
@@ -40,9 +41,7 @@ SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold c
 STATUS_STYLE = {"pass": "green", "fail": "bold red", "not-assessable": "dim"}
 GUTTER = "bold blue"
 
-# Characters that must not reach the terminal raw: C0/C1 controls and the
-# bidirectional overrides/isolates that can reorder what is displayed ("Trojan Source").
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+FRAME_CELLS = 120  # a code frame shows at most this much of a line, however wide the terminal
 _PRINTABLE = re.compile("[ -~]*")
 _TAIL = re.compile("(?: |\x1b\\[[0-9;]*m)+$")  # trailing padding, possibly between style codes
 
@@ -179,7 +178,7 @@ def _frame(lines: list[str], span, width: int):
     if len(shown) > FRAME_LINES:
         elided = len(shown) - (FRAME_LINES - 1)
         shown = shown[: FRAME_LINES - 1]
-    room = max(MIN_CONTENT, width - len(str(shown[-1])) - 3)
+    room = max(MIN_CONTENT, min(width, FRAME_CELLS) - len(str(shown[-1])) - 3)
 
     rows = []
     for number in shown:
@@ -222,7 +221,7 @@ def _window(text: str, start: int, stop: int, room: int) -> tuple[Segments, str]
         escaped = False
         if char == "\t":
             shown = " " * (TAB_SIZE - column % TAB_SIZE)
-        elif _UNSAFE.match(char):
+        elif UNSAFE.match(char):  # controls, separators, bidi, lone surrogates
             shown, escaped = _escape_char(char), True
         else:
             shown = char
@@ -299,14 +298,9 @@ def _width(cells, start: int, stop: int) -> int:
     return sum(cell[1] for cell in cells[start:stop])
 
 
-def _escape_char(char: str) -> str:
-    return f"<U+{ord(char):04X}>"
-
-
 def safe(value: str) -> str:
-    """User text on one line, with controls and bidi overrides made visible."""
-    value = value.replace("\r\n", "\n").replace("\n", "⏎").replace("\t", " ")
-    return _UNSAFE.sub(lambda m: _escape_char(m.group()), value)
+    """User text on one line, with controls, bidi overrides and lone surrogates made visible."""
+    return printable(value.replace("\r\n", "\n").replace("\n", "⏎").replace("\t", " "))
 
 
 # ---------------------------------------------------------------- summary
@@ -315,6 +309,12 @@ def safe(value: str) -> str:
 def _summary(console: Console, findings, summary: dict) -> None:
     scope, extra = scope_text(summary)
 
+    if nothing_read(summary):  # not "no problems": nothing was looked at
+        line = Text("Nothing was linted", style="bold red")
+        line.append(f": {plural(summary['errors'], 'file')} could not be read (the errors are on standard error).")
+        console.print(line, soft_wrap=True)
+        console.print()
+        return
     if not findings:
         line = Text("No problems found", style="bold green")
         line.append(f" in {scope}{extra}.")
