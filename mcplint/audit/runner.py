@@ -21,7 +21,7 @@ from typing import Any, Callable
 from mcplint.audit import probes
 from mcplint.audit.safety import CallPlan, plan_calls
 from mcplint.audit.session import CLIENT_INFO, KEEP_PER_EXCHANGE, HttpSession, Reply, Session, StdioSession
-from mcplint.audit.stdio import ServerError
+from mcplint.audit.stdio import ServerError, printable, quoted
 from mcplint.versions import LATEST, LATEST_HANDSHAKE, VERSIONS, is_stateless
 
 MAX_PAGES = 50  # per list method
@@ -163,20 +163,20 @@ def _initialize(audit: Audit, forced: str | None) -> bool:
             return False
         if offer == probes.BAD_VERSION:  # silence here is a finding, not the end: the real offer follows
             audit.ran("unsupported-version", f"initialize with {offer}: " + (
-                f"answered with {reply.result.get('protocolVersion')!r}" if reply.ok and isinstance(reply.result, dict)
+                f"answered with {quoted(reply.result.get('protocolVersion'))}" if reply.ok and isinstance(reply.result, dict)
                 else reply.describe()))
         if reply.ok and isinstance(reply.result, dict):
             break
     if not (reply.ok and isinstance(reply.result, dict)):
         error = reply.error or {}
         raise ServerError(_prefix(audit) + f"the server rejected initialize: {reply.describe()}"
-                          + (f" {error.get('message')!r}" if error.get("message") else ""))
+                          + (f" {quoted(error.get('message'), 200)}" if error.get("message") else ""))
     result = reply.result
     negotiated = result.get("protocolVersion")
     session.era = "handshake"
     session.version = negotiated if isinstance(negotiated, str) else (forced or LATEST_HANDSHAKE)
     if negotiated not in VERSIONS:
-        audit.notes.append(f"the server negotiated protocol version {negotiated!r}, which mcplint does not know")
+        audit.notes.append(f"the server negotiated protocol version {quoted(negotiated)}, which mcplint does not know")
     elif is_stateless(negotiated):
         audit.notes.append(f"the server answered initialize with the stateless version {negotiated}")
     elif forced and negotiated != forced:
@@ -201,7 +201,7 @@ def _fatal_http(audit: Audit, reply: Reply, what: str) -> bool | None:
     if not isinstance(audit.session, HttpSession) or reply.status is None:
         return None
     if 300 <= reply.status < 400:
-        location = reply.header("location") or "(no Location header)"
+        location = printable(reply.header("location") or "(no Location header)")[:500]  # the server's words
         raise ServerError(f"{audit.session.client.url}: the server redirected {what} to {location} "
                           f"(HTTP {reply.status}); mcplint never follows redirects: audit that URL instead")
     if reply.status in (401, 403) and what == "initialize":

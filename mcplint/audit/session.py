@@ -20,7 +20,7 @@ from typing import Any
 
 from mcplint import __version__
 from mcplint.audit.http import HttpClient, HttpReply
-from mcplint.audit.stdio import ServerError, StdioProcess
+from mcplint.audit.stdio import ServerError, StdioProcess, printable, quoted
 
 CLIENT_INFO = {"name": "mcplint", "version": __version__}
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
@@ -69,9 +69,9 @@ class Reply:
             parts.append(f"HTTP {self.status}")
         stray = next((m["error"] for m in self.others if isinstance(m, dict) and isinstance(m.get("error"), dict)), None)
         if self.error is not None:
-            parts.append(f"error {self.error.get('code')!r}")
+            parts.append(f"error {quoted(self.error.get('code'))}")
         elif self.message is None and stray is not None:
-            parts.append(f"error {stray.get('code')!r}")
+            parts.append(f"error {quoted(stray.get('code'))}")
         elif isinstance(self.message, dict) and "result" in self.message:
             parts.append("isError result" if isinstance(self.result, dict) and self.result.get("isError") is True else "result")
         elif self.message is not None:
@@ -354,7 +354,8 @@ class HttpSession(Session):
         reply = Reply(status=http_reply.status, headers=http_reply.headers, http=http_reply)
         if 300 <= http_reply.status < 400 and self.redirect is None:
             what = message.get("method") if isinstance(message, dict) else method
-            self.redirect = (f"the server redirected {what} to {http_reply.header('location') or '(no Location)'}"
+            location = printable(http_reply.header("location") or "(no Location)")[:500]
+            self.redirect = (f"the server redirected {what} to {location}"
                              f" (HTTP {http_reply.status}); mcplint does not follow redirects")
         for message_in in http_reply.messages:
             if request_id is not None and _is_response(message_in, request_id):

@@ -274,6 +274,12 @@ def printable(text: str) -> str:
     return "".join(out)
 
 
+def quoted(value, limit: int = 80) -> str:
+    """A server-supplied value for a message: its repr (control characters escaped), shortened."""
+    text = printable(repr(value))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 # -- /proc helpers (Linux; elsewhere they find nothing and the process group is all there is) --------
 def _proc_stat(pid: int) -> list[str] | None:
     try:
