@@ -22,12 +22,6 @@ class InvalidArgumentsAccepted(TrafficRule):
     validates. Coercion ("5" accepted for an integer) is reported too: the schema is
     the contract the client was given.
 
-    Arguments that reach a `$ref` to another document, or a `pattern` too costly to
-    run (a match over 0.1 s: catastrophic backtracking, which lets a crafted argument
-    stall the server's own validator), cannot be judged: mcplint never fetches the
-    document and stops the match. Each such place is reported once per tool, at the
-    `$ref` or the pattern.
-
     ## Bad
     ```jsonl protocol=2025-11-25
     {"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}}

@@ -21,12 +21,6 @@ class StructuredContentSchemaMismatch(TrafficRule):
     TypeScript SDK declares), else as 2020-12. Formats are annotations, as 2020-12
     says. Results with `isError: true` are not held to the schema.
 
-    Structured content that reaches a `$ref` to another document cannot be checked
-    (mcplint never fetches it; from 2026-07-28 clients reject such a schema), nor a
-    `pattern` too costly to run (a match over 0.1 s, which stalls a validating
-    client too). Each such place is reported once per tool, at the `$ref` or the
-    pattern.
-
     ## Bad
     ```jsonl
     {"from": "client", "message": {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "corpus-rawclient", "version": "0.1.0"}}}}
