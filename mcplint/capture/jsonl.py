@@ -8,6 +8,7 @@ reading just the lines they name again.
 from __future__ import annotations
 
 import json
+import re
 from array import array
 from bisect import bisect_left
 from typing import IO, Iterator
@@ -18,7 +19,11 @@ from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span
 
 CHUNK = 1 << 20
+LONG_LINE = 256 << 10  # a line longer than this is kept in memory only while findings on it are located
 WRAPPER_KEYS = ("from", "message", "http")
+# A line with more than whitespace (bytes.strip()'s) on it. The search starts only at line
+# starts, and blank lines never become objects: a million of them cost nothing.
+_FILLED = re.compile(rb"^[ \t\r\x0b\x0c]*[^ \t\r\n\x0b\x0c][^\n]*", re.M)
 
 
 class Lines:
@@ -32,7 +37,7 @@ class Lines:
 
     def __iter__(self) -> Iterator[tuple[int, int, bytes | None, int]]:
         handle, max_line = self.handle, self.max_line
-        index = offset = 0
+        index = offset = 0  # line index and byte offset where `pending` starts
         pending = b""
         skipped = -1  # >= 0 while discarding an overlong line: bytes discarded so far
         while chunk := handle.read(CHUNK):
@@ -47,13 +52,16 @@ class Lines:
                 skipped = -1
                 chunk = chunk[end + 1:]
             pending += chunk
-            lines = pending.split(b"\n")
-            pending = lines.pop()
-            for line in lines:
-                if line.strip():
-                    yield index, offset, line if len(line) <= max_line else None, len(line)
-                offset += len(line) + 1
-                index += 1
+            cut = pending.rfind(b"\n") + 1  # the complete lines end here
+            at = 0
+            for match in _FILLED.finditer(pending, 0, cut):
+                start, end = match.span()
+                index += pending.count(b"\n", at, start)
+                at = start
+                yield index, offset + start, match.group() if end - start <= max_line else None, end - start
+            index += pending.count(b"\n", at, cut)
+            offset += cut
+            pending = pending[cut:]
             self.count = index
             if len(pending) > max_line:
                 skipped, pending = len(pending), b""
@@ -139,6 +147,7 @@ class JsonlSource:
         self.bad_columns: dict[int, int] = {}  # line index -> column where JSON parsing failed
         self._maps: dict[int, JsonSourceMap | None] = {}
         self._texts: dict[int, str] = {}
+        self._long: int | None = None  # the one long line held (see LONG_LINE)
 
     def add(self, index: int, offset: int, length: int) -> None:
         self.indexes.append(index)
@@ -174,8 +183,22 @@ class JsonlSource:
             slot = self._slot(index)
             if slot is None or self.lengths[slot] > (64 << 20):
                 return ""
+            if self.lengths[slot] > LONG_LINE:
+                # One long line at a time: findings on a hundred 1 MiB lines must not hold
+                # a hundred of them (their code frames show nothing).
+                if self._long is not None:
+                    self._texts.pop(self._long, None)
+                    self._maps.pop(self._long, None)
+                self._long = index
             self._texts[index] = self._read(slot).decode("utf-8", "replace").rstrip("\r")
         return self._texts[index]
+
+    def _map(self, index: int) -> JsonSourceMap:
+        text = self.text(index)
+        found = self._maps.get(index)
+        if found is None:
+            found = self._maps[index] = JsonSourceMap(text)
+        return found
 
     def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
         index = int(pointer[0]) if pointer else 0
@@ -186,9 +209,10 @@ class JsonlSource:
             first = len(text) - len(text.lstrip()) + 1 if column == 1 and text else column
             return Span(line, first, line, max(first + 1, len(text.rstrip()) + 1 if column == 1 else first + 1)), \
                 Pointer(pointer[:1])
-        if index not in self._maps:
-            self._maps[index] = JsonSourceMap(text)
-        start, end, found = self._maps[index].offsets(Pointer(pointer[1:]), key)
+        try:
+            start, end, found = self._map(index).offsets(Pointer(pointer[1:]), key)
+        except (ValueError, IndexError):  # not JSON after all (prepare() skips long lines)
+            return Span(line, 1, line, 2), Pointer(pointer[:1])
         return Span(line, start + 1, line, end + 1), Pointer((pointer[0], *found))
 
     def prepare(self, pointers) -> None:
@@ -197,17 +221,16 @@ class JsonlSource:
             if ptr and str(ptr[0]).isdigit():
                 by_line.setdefault(int(ptr[0]), []).append(Pointer(ptr[1:]))
         for index, inner in by_line.items():
-            if index in self.bad_columns:
-                continue
-            if index not in self._maps:
-                self._maps[index] = JsonSourceMap(self.text(index))
+            slot = self._slot(index)
+            if index in self.bad_columns or slot is None or self.lengths[slot] > LONG_LINE:
+                continue  # a long line is walked once per finding instead, when it is located
             try:
-                self._maps[index].prepare(inner)
+                self._map(index).prepare(inner)
             except (ValueError, IndexError):
                 self.bad_columns[index] = 1
 
     def lines(self) -> "SparseLines":
-        return SparseLines(dict((i + 1, t) for i, t in self._texts.items()), self.count)
+        return SparseLines({i + 1: t for i, t in self._texts.items() if len(t) <= LONG_LINE}, self.count)
 
 
 class SparseLines:
