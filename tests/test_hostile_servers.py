@@ -281,3 +281,22 @@ def test_a_write_to_a_server_that_never_reads_its_stdin_ends_at_the_deadline():
     finally:
         process.close()
     assert process.exit_status() is not None
+
+
+def test_the_transcript_is_bounded_in_server_lines_and_bytes():
+    import io
+
+    from mcplint.audit.recorder import Recorder, TranscriptFull
+
+    recorder = Recorder(io.StringIO(), max_server_lines=3)
+    for _ in range(3):
+        recorder.server({"jsonrpc": "2.0", "method": "notifications/message"})
+    recorder.client({"jsonrpc": "2.0", "id": 1, "method": "ping"})  # our own lines do not count
+    with pytest.raises(TranscriptFull, match="more than 3 messages"):
+        recorder.server({"jsonrpc": "2.0", "method": "notifications/message"})
+    handle = io.StringIO()
+    recorder = Recorder(handle, max_bytes=1000)
+    recorder.server({"text": "x" * 500})
+    with pytest.raises(TranscriptFull, match="exceed"):
+        recorder.server({"text": "x" * 500})
+    assert len(handle.getvalue()) < 1000 and handle.getvalue().count("\n") == 1

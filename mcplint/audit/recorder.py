@@ -78,8 +78,10 @@ def redact_headers(headers: Mapping[str, str], secret: Iterable[str] = ()) -> di
 
 
 class Recorder:
-    def __init__(self, handle: IO[str], secret_headers: Iterable[str] = (), secrets: Iterable[str] = ()) -> None:
+    def __init__(self, handle: IO[str], secret_headers: Iterable[str] = (), secrets: Iterable[str] = (),
+                 max_server_lines: int = MAX_SERVER_LINES, max_bytes: int = MAX_BYTES) -> None:
         self._handle = handle
+        self.max_server_lines, self.max_bytes = max_server_lines, max_bytes
         self._secret = frozenset(name.lower() for name in secret_headers)
         self._pattern = _pattern(secrets)
         self.lines = 0
@@ -108,13 +110,13 @@ class Recorder:
             if "headers" in http:
                 http["headers"] = redact_headers(http["headers"], self._secret)
             line["http"] = http
-        if side == "server" and self.server_lines >= MAX_SERVER_LINES:
-            raise TranscriptFull(f"the server sent more than {MAX_SERVER_LINES} messages in this audit; "
+        if side == "server" and self.server_lines >= self.max_server_lines:
+            raise TranscriptFull(f"the server sent more than {self.max_server_lines} messages in this audit; "
                                  "mcplint stopped (the transcript keeps them)")
         text = json.dumps(self._scrub(line), ensure_ascii=False) + "\n"
-        if self.bytes + len(text) > MAX_BYTES:
-            raise TranscriptFull(f"the transcript reached {MAX_BYTES // (1024 * 1024)} MiB; mcplint stopped "
-                                 "(the transcript keeps what came before)")
+        if self.bytes + len(text) > self.max_bytes:
+            raise TranscriptFull(f"the transcript would exceed {self.max_bytes / (1024 * 1024):g} MiB; mcplint "
+                                 "stopped (the transcript keeps what came before)")
         self._handle.write(text)
         self._handle.flush()
         self.lines += 1

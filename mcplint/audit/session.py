@@ -29,7 +29,8 @@ META_CLIENT = "io.modelcontextprotocol/clientInfo"
 KEEP_PER_EXCHANGE = 100  # other messages recorded while awaiting one answer; the rest are counted
 MAX_LINES_PER_EXCHANGE = 10_000  # lines read while awaiting one answer before the audit gives up
 MAX_BYTES_PER_EXCHANGE = 32 * 1024 * 1024
-MAX_BYTES_PER_AUDIT = 256 * 1024 * 1024  # read from a stdio server's stdout over the whole audit
+MAX_LINES_PER_AUDIT = 100_000  # read from a stdio server's stdout over the whole audit
+MAX_BYTES_PER_AUDIT = 256 * 1024 * 1024
 MAX_STRAY = 1000
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$")
 
@@ -162,6 +163,7 @@ class StdioSession(Session):
         self.label = label
         self.stray: list[Any] = []  # messages that answered nothing we were waiting for (bounded)
         self.dropped = 0  # messages read but neither recorded nor kept (beyond the per-exchange share)
+        self.lines_read = 0
 
     def send(self, message: Any = None, *, raw: str | None = None, probe: str | None = None,
              timeout: float | None = None, wait: bool = True, **_ignored) -> Reply:
@@ -227,15 +229,16 @@ class StdioSession(Session):
             return None
         budget.lines += 1
         budget.bytes += len(line)
+        self.lines_read += 1
         if budget.lines > MAX_LINES_PER_EXCHANGE or budget.bytes > MAX_BYTES_PER_EXCHANGE:
             raise ServerError(self._with_stderr(
                 f"the server flooded its standard output: more than {budget.lines - 1} lines "
                 f"({_mib(budget.bytes)}) while mcplint waited for {budget.what}; mcplint stopped reading "
                 f"(the transcript keeps the first {KEEP_PER_EXCHANGE})"))
-        if self.process.bytes_read > MAX_BYTES_PER_AUDIT:
+        if self.process.bytes_read > MAX_BYTES_PER_AUDIT or self.lines_read > MAX_LINES_PER_AUDIT:
             raise ServerError(self._with_stderr(
-                f"the server flooded its standard output: more than {_mib(MAX_BYTES_PER_AUDIT)} in this audit; "
-                "mcplint stopped reading"))
+                f"the server flooded its standard output: more than {MAX_LINES_PER_AUDIT} lines or "
+                f"{_mib(MAX_BYTES_PER_AUDIT)} in this audit; mcplint stopped reading"))
         return line
 
     def _keep(self, message: Any, budget: "_Budget") -> bool:
