@@ -65,18 +65,18 @@ class ReadFailure:
 _AT_LINE = re.compile(r":(\d{1,18}):\d+: ")
 
 
-def read_failures(messages, paths) -> list[ReadFailure]:
+def read_failures(messages, paths: dict[str, str]) -> list[ReadFailure]:
     """The engine's error lines matched to the inputs they start with (``path: ...`` or
-    ``path:line:col: ...``; the longest known path wins, as paths may hold colons)."""
-    known = set(paths)
+    ``path:line:col: ...``; the longest known path wins, as paths may hold colons).
+    ``paths``: each way a message may name an input -> the path reports show for it."""
     failures = []
     for message in messages:
-        path = next((message[:i] for i in range(len(message) - 1, 0, -1)
-                     if message[i] == ":" and message[:i] in known), None)
+        named = next((message[:i] for i in range(len(message) - 1, 0, -1)
+                      if message[i] == ":" and message[:i] in paths), None)
         line = None
-        if path is not None and (at := _AT_LINE.match(message, len(path))):
+        if named is not None and (at := _AT_LINE.match(message, len(named))):
             line = int(at.group(1))
-        failures.append(ReadFailure(path, message, line))
+        failures.append(ReadFailure(paths.get(named), message, line))
     return failures
 
 

@@ -17,6 +17,15 @@ from mcplint.versions import VERSIONS
 
 
 
+def _input_names(targets) -> dict[str, str]:
+    """How an error may name each input (as given, or as shown) -> the path reports show."""
+    names = {}
+    for target in targets:
+        shown = discovery.display_path(target.path)
+        names[target.path] = names[shown] = shown
+    return names
+
+
 def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,
               baseline=None, write_baseline=None,
               sarif_output=None, skip_non_manifests=False, lock=None) -> int:
@@ -74,8 +83,7 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         levels=plan.severity,
         # Each report lists these too; with nothing read it has no checklist (summarize) and
         # says so instead of looking like a clean run. The exit code is 2 either way.
-        failures=tuple(read_failures(result.errors, (discovery.display_path(t.path) for t in targets)))
-        if result.errors else (),
+        failures=tuple(read_failures(result.errors, _input_names(targets))) if result.errors else (),
     )
     text = reporters.render(fmt, result.findings, ctx)
     write_report(text, output)
