@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT
 from mcplint.findings import Finding
+from mcplint.text_safety import printable
 
 
 def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> dict:
@@ -106,7 +107,7 @@ def scope_text(summary: dict) -> tuple[str, str]:
     scope = f"{' and '.join(parts)} ({plural(summary.get('tools', 0), 'tool')})"
     tail = []
     if summary.get("protocol_versions"):
-        tail.append(f"protocol version {', '.join(summary['protocol_versions'])}")
+        tail.append(printable(f"protocol version {', '.join(summary['protocol_versions'])}"))  # a capture's words
     if summary.get("skipped"):
         tail.append(f"{plural(summary['skipped'], 'file')} skipped")
     if summary.get("errors"):

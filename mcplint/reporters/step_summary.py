@@ -113,6 +113,6 @@ def _checklist(checklist) -> list[str]:
         rows.append(f"| {entry['item']} | {title} | {verdict} |")
     if notes:
         rows.append("")
-        rows.extend(f"{STAR * (i + 1)} {note}" for i, note in enumerate(notes))  # our own text: Markdown
+        rows.extend(f"{STAR * (i + 1)} {printable(note)}" for i, note in enumerate(notes))  # our own Markdown
     return rows
 
