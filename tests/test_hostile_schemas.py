@@ -351,19 +351,41 @@ def check_builder(schema) -> None:
     assert time.monotonic() - started < 2
 
 
-_KEYS = st.sampled_from(["type", "properties", "required", "enum", "const", "minLength", "maxLength", "minItems",
-                         "maxItems", "items", "prefixItems", "pattern", "$ref", "$defs", "anyOf", "oneOf", "allOf",
-                         "not", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-                         "format", "default", "examples", "uniqueItems", "p"])
-_SCALARS = (st.none() | st.booleans() | st.integers(-10**6, 10**15) | st.floats()
-            | st.sampled_from(["object", "array", "string", "integer", "number", "boolean", "null", "#", "#/$defs/p",
-                               "#/properties/p", "http://127.0.0.1:9/x", "^(a|a)+$", "[", "date", "uri", "p"]))
-_JSON = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=6),
-                     max_leaves=24)
+_TYPES = ["object", "array", "string", "integer", "number", "boolean", "null"]
+_SCALARS = (st.none() | st.booleans() | st.integers(-10**6, 10**20) | st.floats()
+            | st.sampled_from([*_TYPES, "#", "#/$defs/p", "#/properties/p", "http://127.0.0.1:9/x", "^(a|a)+$", "[",
+                               "date", "uri", "p"]))
+_JUNK = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                                          max_size=3), max_leaves=8)
+_NUMBER = st.integers(-10**6, 10**20) | st.floats() | _JUNK
+_COUNT = st.integers(-2, 40) | st.sampled_from([10**9, 10**12]) | st.floats() | _JUNK
+_NAMES = st.lists(st.sampled_from(["p", "q", "r"]) | _SCALARS, max_size=4) | _JUNK
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
-@given(_JSON)
+def _schemas(inner):
+    """Schemas whose keywords mostly carry values of the right kind (so the builder goes deep), and
+    sometimes anything at all."""
+    children = st.dictionaries(st.sampled_from(["p", "q", "r"]), inner, max_size=3)
+    return inner | st.lists(inner, max_size=3) | st.fixed_dictionaries({}, optional={
+        "type": st.sampled_from(_TYPES) | st.lists(st.sampled_from(_TYPES), max_size=3) | _JUNK,
+        "properties": children | _JUNK, "required": _NAMES, "$defs": children | _JUNK,
+        "items": inner, "prefixItems": st.lists(inner, max_size=3) | _JUNK, "anyOf": st.lists(inner, max_size=3),
+        "oneOf": st.lists(inner, max_size=3), "allOf": st.lists(inner, max_size=3), "not": inner,
+        "$ref": st.sampled_from(["#", "#/$defs/p", "#/$defs/q", "#/properties/p", "#/items", "other.json"]) | _JUNK,
+        "enum": st.lists(_SCALARS, max_size=2) | _JUNK, "const": _JUNK, "default": _JUNK,
+        "minLength": _COUNT, "maxLength": _COUNT, "minItems": _COUNT, "maxItems": _COUNT,
+        "uniqueItems": st.booleans() | _JUNK, "pattern": st.sampled_from(["^[a-z]+$", "^(a|aa)+$", "a{3}", "["]) | _JUNK,
+        "format": st.sampled_from(["date", "uri", "email"]) | _JUNK,
+        "minimum": _NUMBER, "maximum": _NUMBER, "exclusiveMinimum": _NUMBER, "exclusiveMaximum": _NUMBER,
+        "multipleOf": _NUMBER,
+    })
+
+
+_SCHEMA = st.recursive(_SCALARS, _schemas, max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+@given(_SCHEMA)
 def test_argument_builder_fuzz(schema):
     check_builder(schema)
     check_builder({"type": "object", "properties": {"p": schema}, "required": ["p"]})
