@@ -237,7 +237,7 @@ def test_har_start_times_of_every_kind_never_crash(tmp_path):
                              json.dumps({"jsonrpc": "2.0", "id": 7, "result": {}})))
     path = tmp_path / "times.har"
     path.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}))
-    for zone in ("UTC", "America/New_York", "Asia/Kolkata"):
+    for zone in ("America/New_York", "Asia/Kolkata"):  # east and west of UTC: both crashed
         run = check(tmp_path, str(path), env={"TZ": zone})
         assert run.report()["summary"]["protocol_versions"] == ["2025-03-26"], zone
 
