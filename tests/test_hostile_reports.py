@@ -204,12 +204,15 @@ def test_lone_surrogates_in_a_finding_are_written_safely(fmt, tmp_path, capsysbi
 def test_rich_code_frames_stay_small_on_a_huge_one_line_file_and_a_huge_terminal(tmp_path):
     tools = [{"name": f"Bad Name {i}", "description": "Gets " + "data " * 400_000, "inputSchema": {"type": "object"}}
              for i in range(5)]
+    tools[0]["inputSchema"]["properties"] = {"K" * 500_000: {"type": "string"}}  # a 500,000-character pointer
     (tmp_path / "min.json").write_text(json.dumps({"tools": tools}), encoding="utf-8")  # 10 MB, one line
     out = _run_on_a_terminal(["check", "min.json"], tmp_path, columns=100_000)
     frames = [row for row in out.splitlines() if re.match(r"^ *\d+ \| ", row)]
     headings = [row for row in out.splitlines() if re.match(r"^min\.json:1:\d+: ", row)]
     assert len(headings) >= 10 and len(frames) == len(headings), out[:2000]
     assert max(len(row) for row in frames) <= 130, max(frames, key=len)[:200]
+    pointers = [row for row in out.splitlines() if "= pointer: /tools/0/inputSchema/properties/KKK" in row]
+    assert pointers and all(re.search(r"KKK…K+ \(500,0\d\d characters\)", row) and len(row) < 400 for row in pointers)
     assert len(out) < 100_000
 
 

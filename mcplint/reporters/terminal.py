@@ -42,6 +42,7 @@ STATUS_STYLE = {"pass": "green", "fail": "bold red", "not-assessable": "dim"}
 GUTTER = "bold blue"
 
 FRAME_CELLS = 120  # a code frame shows at most this much of a line, however wide the terminal
+MAX_POINTER = 240  # longer JSON pointers are shown cut in the middle (machine formats keep them whole)
 _PRINTABLE = re.compile("[ -~]*")
 _TAIL = re.compile("(?: |\x1b\\[[0-9;]*m)+$")  # trailing padding, possibly between style codes
 
@@ -157,7 +158,11 @@ def _diagnostic(finding, lines: list[str] | None, width: int) -> list[Segments]:
 
 
 def _pointer(pointer: str) -> str:
-    return safe(pointer) if pointer else "(document root)"
+    if not pointer:
+        return "(document root)"
+    if len(pointer) > MAX_POINTER:  # a megabyte property name: its ends say where it is
+        pointer = f"{pointer[: MAX_POINTER * 2 // 3]}…{pointer[-MAX_POINTER // 3 :]} ({len(pointer):,} characters)"
+    return safe(pointer)
 
 
 def _frame(lines: list[str], span, width: int):
