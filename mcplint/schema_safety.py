@@ -76,8 +76,9 @@ def location(schema: Any, why: Uncheckable) -> tuple:
     root when it cannot be found."""
     if why.reason == EXTERNAL_REF:
         refs = external_refs(schema)
-        for path, ref in refs:
-            if ref == why.value:
+        for path, ref in refs:  # the error names the document, made absolute against any $id
+            document = ref.split("#", 1)[0]
+            if why.value in (ref, document) or (document and why.value.endswith("/" + document.lstrip("./"))):
                 return (*path, "$ref")
         return (*refs[0][0], "$ref") if refs else ()
     return _find(schema, why.keyword, why.value, (), 0) or ()
@@ -228,15 +229,19 @@ def errors(validator, instance: Any) -> list:
     """All of jsonschema's errors for ``instance``. Raises Uncheckable for an external
     ``$ref`` the instance reaches or a pattern too costly to run; ValueError for a schema
     that cannot be applied (a missing local ``$ref``, a pattern that does not compile)."""
-    from referencing.exceptions import Unresolvable
+    from referencing.exceptions import NoSuchResource, Unresolvable, Unretrievable
 
     try:
         return list(validator.iter_errors(instance))
     except Unresolvable as err:
-        ref = str(getattr(err, "ref", ""))
-        if ref.startswith("#") or not ref:
-            raise ValueError(f"unresolvable $ref {ref!r}") from None
-        raise Uncheckable(EXTERNAL_REF, "$ref", ref) from None
+        # referencing reports a document that ``_refuse`` would not retrieve as a plain
+        # Unresolvable naming the ref; a pointer or anchor missing inside the schema as a subclass.
+        cause = getattr(err, "_wrapped", err)  # (jsonschema wraps referencing's error)
+        ref = str(getattr(cause, "ref", ""))
+        if (type(cause) is Unresolvable or isinstance(cause, (NoSuchResource, Unretrievable))) \
+                and ref and not ref.startswith("#"):
+            raise Uncheckable(EXTERNAL_REF, "$ref", ref) from None
+        raise ValueError(f"unresolvable $ref: {cause}") from None
 
 
 @lru_cache(maxsize=None)
