@@ -24,7 +24,8 @@ _MEASURE = """
 import resource, subprocess, sys
 stdin = open(sys.argv[1], "rb") if sys.argv[1] != "-" else subprocess.DEVNULL
 with open(sys.argv[2], "wb") as out, open(sys.argv[3], "wb") as err:
-    code = subprocess.run([sys.executable, "-m", "mcplint", *sys.argv[4:]], stdin=stdin, stdout=out, stderr=err).returncode
+    command = [sys.executable, "-m", "mcplint", *sys.argv[4:]]
+    code = subprocess.run(command, stdin=stdin, stdout=out, stderr=err).returncode
 print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 

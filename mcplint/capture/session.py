@@ -80,9 +80,12 @@ class Message:
             params["_meta"] = {META_VERSION: self.meta_version}
         key = id_key(self.id)
         version = self.data.get("jsonrpc")
-        data = {"jsonrpc": version if isinstance(version, str) and len(version) <= 16 else None, "id": key if isinstance(key, tuple) else self.id,
-                "method": self.method if self.method is None or len(self.method) <= LONG_ID else None,
-                "params": params}
+        data = {
+            "jsonrpc": version if isinstance(version, str) and len(version) <= 16 else None,
+            "id": key if isinstance(key, tuple) else self.id,  # a long id: its digest key
+            "method": self.method if self.method is None or len(self.method) <= LONG_ID else None,
+            "params": params,
+        }
         return Message(slim, data, self.ptr, self.sender, self.kind, self.in_batch, stub=True)
 
 
