@@ -108,6 +108,8 @@ def _find(node: Any, keyword: str, value: str, path: tuple, depth: int) -> tuple
 
 _COSTLY: dict[str, str] = {}  # pattern -> why it is too costly (kept for the run)
 _SPENT: dict[str, float] = {}  # pattern -> seconds spent matching it
+_SEEN: dict[tuple[str, str], bool] = {}  # (pattern, short subject) -> matched: captures repeat values,
+# and a match under a timeout costs ~5 us (the regex module reads the clock), ten times one without
 
 
 def search(pattern: str, subject: str, keyword: str = "pattern") -> bool:
@@ -115,12 +117,15 @@ def search(pattern: str, subject: str, keyword: str = "pattern") -> bool:
     ``subject``. Raises Uncheckable(COSTLY_PATTERN) for a pattern too costly to compile, a
     match that times out (the pattern is then costly for the rest of the run), or a subject
     over MAX_SUBJECT characters; ValueError for a pattern that does not compile."""
+    known = _SEEN.get((pattern, subject))
+    if known is not None:
+        return known
     found = compiled(pattern, keyword)
     if len(subject) > MAX_SUBJECT:
         raise Uncheckable(COSTLY_PATTERN, keyword, pattern, f"a value of {len(subject):,} characters")
     start = time.perf_counter()
     try:
-        return found.search(subject, timeout=MATCH_TIMEOUT) is not None
+        matched = found.search(subject, timeout=MATCH_TIMEOUT) is not None
     except TimeoutError:
         _COSTLY[pattern] = f"a match took over {MATCH_TIMEOUT:g} s"
         raise Uncheckable(COSTLY_PATTERN, keyword, pattern, _COSTLY[pattern]) from None
@@ -130,6 +135,11 @@ def search(pattern: str, subject: str, keyword: str = "pattern") -> bool:
         spent = _SPENT[pattern] = _SPENT.get(pattern, 0.0) + time.perf_counter() - start
         if spent > PATTERN_TIME_BUDGET:  # many slow matches: the next ones are not run
             _COSTLY.setdefault(pattern, f"matching it took over {PATTERN_TIME_BUDGET:g} s in all")
+    if len(subject) <= 256:
+        if len(_SEEN) > 100_000:
+            _SEEN.clear()
+        _SEEN[pattern, subject] = matched
+    return matched
 
 
 def compiled(pattern: str, keyword: str = "pattern"):
