@@ -162,18 +162,32 @@ def _directive(body: str, text: str, line: int, column: int, end_column: int) ->
 
 def _comment_start(line: str, number: int, scalars) -> int | None:
     """0-based index of the '#' that starts a real comment on this line, if any."""
+    covered = _covered(number, scalars)
+    starts = [start for start, _ in covered]
     index = line.find("#")
     while index != -1:
-        if (index == 0 or line[index - 1] in " \t") and not any(
-            _inside(span, number, index + 1) for span in scalars
-        ):
-            return index
+        if index == 0 or line[index - 1] in " \t":
+            column = index + 1
+            inside = bisect.bisect_right(starts, column) - 1  # a binary search: a line can hold 100k scalars
+            if inside < 0 or column >= covered[inside][1]:
+                return index
         index = line.find("#", index + 1)
     return None
 
 
-def _inside(span: Span, line: int, column: int) -> bool:
-    return (span.line, span.column) <= (line, column) < (span.end_line, span.end_column)
+def _covered(line: int, spans) -> list[tuple[float, float]]:
+    """The columns of ``line`` inside the spans, as sorted disjoint [start, end) ranges."""
+    ranges = sorted(
+        (span.column if span.line == line else 0, span.end_column if span.end_line == line else float("inf"))
+        for span in spans
+    )
+    merged: list[tuple[float, float]] = []
+    for start, end in ranges:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def _scalar_spans(document, lines: set[int]) -> dict[int, list[Span]]:
