@@ -314,7 +314,7 @@ def fingerprint(code: str, manifest: Manifest, ptr: Pointer) -> str:
         # of the tool (say, a better description) into a new finding for a baseline.
         value = None
     payload = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-    digest = hashlib.sha256(f"{code}\0{manifest.path}\0{logical}\0{payload}".encode())
+    digest = hashlib.sha256(f"{code}\0{manifest.path}\0{logical}\0{payload}".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:32]
 
 

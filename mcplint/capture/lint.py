@@ -370,5 +370,5 @@ def _fingerprint(code: str, path: str, violation: Violation) -> str:
     if tokens[:3] == ["log", "entries", tokens[2] if len(tokens) > 2 else ""]:
         tokens = tokens[3:]
     payload = f"{code}\0{path}\0{'/'.join(tokens)}\0{violation.message}"
-    return hashlib.sha256(payload.encode()).hexdigest()[:32]
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 

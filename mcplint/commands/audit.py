@@ -26,7 +26,7 @@ from mcplint.audit.recorder import Recorder, secret_values
 from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
-from mcplint.summary import summarize
+from mcplint.summary import ReadFailure, summarize
 from mcplint.versions import VERSIONS
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson")
@@ -178,6 +178,9 @@ def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_o
         color=want_color(to_terminal) if fmt == "rich" else False,
         width=shutil.get_terminal_size((100, 24)).columns if to_terminal else 100,
         sources=result.sources, levels=plan.severity,
+        # a stopped audit is an input that could not be read whole: JUnit, GitLab, SARIF and
+        # GitHub must say so instead of showing a clean run
+        failures=(ReadFailure(label, f"{label}: {audit.stopped}"),) if partial and audit.stopped else (),
     )
     text = _render(fmt, result.findings, ctx, label, url)
     if partial and fmt == "rich":  # machine formats carry it in summary.audit.stopped
@@ -238,6 +241,7 @@ def _sarif_locations(text: str, label: str, url: str | None) -> str:
     from urllib.parse import quote
 
     from mcplint.reporters.sarif import artifact_uri
+    from mcplint.text_safety import json_text
 
     wrong = artifact_uri(label)
     right = url if url is not None else "mcp-server:" + quote(label, safe="/")
@@ -248,4 +252,4 @@ def _sarif_locations(text: str, label: str, url: str | None) -> str:
                 artifact = location.get("physicalLocation", {}).get("artifactLocation", {})
                 if artifact.get("uri") == wrong:
                     artifact["uri"] = right
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
