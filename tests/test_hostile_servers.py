@@ -124,6 +124,18 @@ def test_a_flood_of_empty_lines_is_bounded(tag):
     assert "flooded its standard output" in run.error, run.error
 
 
+def test_a_server_that_answers_each_request_just_in_time_is_stopped_at_the_overall_limit(tag, tmp_path):
+    # every answer comes within --timeout, so only the audit's overall limit (30 x --timeout) ends it;
+    # without that limit this audit takes about twice as long (50 pages, each 0.3 s late)
+    record = tmp_path / "s.jsonl"
+    run = stdio(tag, "hostile_slow_answers", record=record, options=("--timeout", "0.4", "--format", "json"))
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert "ran past its overall limit of 12 s" in run.error, run.error
+    assert run.elapsed < 12 + 4, f"took {run.elapsed:.1f} s"
+    assert json.loads(run.stdout)["summary"]["audit"]["stopped"] == run.error.removeprefix("mcplint: error: ")
+    assert len([line for line in recorded(record) if line["from"] == "server"]) > 10
+
+
 def test_a_grandchild_that_calls_setsid_and_keeps_stdout_open_is_killed(tag, tmp_path):
     """The parent ignores SIGTERM and outlives its stdin; its child left the process group and holds
     stdout: the audit still reports, returns promptly and leaves neither behind."""

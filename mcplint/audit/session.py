@@ -32,6 +32,9 @@ MAX_BYTES_PER_EXCHANGE = 32 * 1024 * 1024
 MAX_LINES_PER_AUDIT = 100_000  # read from a stdio server's stdout over the whole audit
 MAX_BYTES_PER_AUDIT = 256 * 1024 * 1024
 MAX_STRAY = 1000
+# The whole audit ends after this many --timeout periods, however the server spaces its answers:
+# ~100 bounded requests each answered just before its deadline would otherwise take 100 timeouts.
+AUDIT_TIMEOUTS = 30
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$")
 
 
@@ -90,6 +93,7 @@ class Session:
     def __init__(self, recorder, timeout: float) -> None:
         self.recorder = recorder
         self.timeout = timeout
+        self.ends_at = time.monotonic() + AUDIT_TIMEOUTS * timeout
         self.era: str | None = None  # "handshake" | "modern"
         self.version: str | None = None
         self._last_id = 0
@@ -130,6 +134,14 @@ class Session:
     def send(self, message: Any, **options) -> Reply:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def within_audit(self, timeout: float | None) -> float:
+        """An exchange's timeout, cut to what is left of the audit's overall time."""
+        left = self.ends_at - time.monotonic()
+        if left <= 0:
+            raise ServerError(f"the audit ran past its overall limit of {AUDIT_TIMEOUTS * self.timeout:g} s "
+                              f"({AUDIT_TIMEOUTS} x --timeout); the server answers too slowly to be audited whole")
+        return min(timeout or self.timeout, left)
+
     def close(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -167,6 +179,7 @@ class StdioSession(Session):
 
     def send(self, message: Any = None, *, raw: str | None = None, probe: str | None = None,
              timeout: float | None = None, wait: bool = True, **_ignored) -> Reply:
+        timeout = self.within_audit(timeout)
         text = raw if raw is not None else json.dumps(message, ensure_ascii=False)
         self.recorder.client(None if raw is not None else message, raw=raw, probe=probe)
         self._write(text, timeout or self.timeout)
@@ -337,6 +350,7 @@ class HttpSession(Session):
              omit: frozenset[str] = frozenset(), send_credentials: bool = True,
              method: str = "POST", accept: str | None = None, read_bound: float | None = None,
              **_ignored) -> Reply:
+        timeout = self.within_audit(timeout)
         version = None
         if isinstance(message, dict):
             meta = (message.get("params") or {}).get("_meta") if isinstance(message.get("params"), dict) else None
