@@ -573,3 +573,12 @@ def test_a_line_of_many_quoted_hashes_is_not_quadratic_for_suppressions():
     directives = suppressions.parse(document)
     assert time.monotonic() - started < 1.0  # was 3 s here, 50 s at 20,000 (each '#' against every scalar)
     assert [(d.line, d.column, d.scope) for d in directives] == [(1, text.index("# mcplint") + 1, "line")]
+
+
+@pytest.mark.parametrize("text", ['\\"' * 100_000, ' "a' * 100_000 + "\\"])
+def test_yaml_quote_scan_is_linear(cli, tmp_path, text):
+    (tmp_path / "q.yaml").write_text("tools: " + text + "\n")
+    started = time.monotonic()
+    code, _, err = cli("check", "q.yaml")  # a report (a string of tools) or an error: both fine
+    assert code in (1, 2)  # was ~130 s: each unclosed quote was scanned to the end of the file
+    assert time.monotonic() - started < 5

@@ -16,7 +16,12 @@ from mcplint.errors import InputError
 
 MAX_EXPANDED_NODES = 1_000_000
 MAX_FLOW_DEPTH = 256  # ruamel's scanner slows down sharply with deep flow nesting
-_FLOW_TOKEN = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'|[\[\]{}]")
+# Brackets outside quoted scalars. A quote opens a scalar only where a YAML token can start
+# (not the apostrophe of "don't"), and an unclosed one runs to the end: every match succeeds
+# once begun, so the scan is linear (a failing `"...` retried at each quote was quadratic).
+_FLOW_TOKEN = re.compile(
+    r"""(?s)(?<![^\s\[{,:])(?:"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|'[^']*(?:''[^']*)*(?:'|\Z))|[\[\]{}]"""
+)
 
 _BOOL = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
