@@ -81,35 +81,46 @@ def apply(findings: list[Finding], manifest, plan, version: str) -> list[Finding
 
 
 class _Index:
-    """Directives by where they apply, so each finding looks at a few, not all."""
+    """Directives by where they apply and by the codes they name, so that each finding
+    looks up a few entries: a file can hold 20,000 comments that all name one line."""
 
     def __init__(self, directives: list[Directive]) -> None:
-        self.file: list[Directive] = []
-        self.by_line: dict[int, list[Directive]] = {}
-        self.by_target: dict[str, list[Directive]] = {}
+        # place -> code -> (directive, token) pairs not yet marked used; a place is
+        # "file", a line number, or a target pointer's text
+        self.places: dict[object, dict[str, list[tuple[Directive, str]]]] = {}
+        self.has_targets = False
         for directive in directives:
             if directive.scope == "file":
-                self.file.append(directive)
+                places = ["file"]
             elif directive.scope == "line":
-                self.by_line.setdefault(directive.line, []).append(directive)
+                places = [directive.line]
             elif directive.scope == "node" and directive.target_line is not None:
-                self.by_line.setdefault(directive.target_line, []).append(directive)
+                places = [directive.target_line]
                 if directive.target is not None:
-                    self.by_target.setdefault(str(directive.target), []).append(directive)
+                    places.append(str(directive.target))
+                    self.has_targets = True
+            else:
+                continue
+            for place in places:
+                by_code = self.places.setdefault(place, {})
+                for token, codes in directive.rules.items():
+                    for code in codes or ():
+                        by_code.setdefault(code, []).append((directive, token))
 
     def silence(self, finding: Finding) -> bool:
-        candidates = [*self.file, *self.by_line.get(finding.span.line, ())]
-        if self.by_target:
+        places = ["file", finding.span.line]
+        if self.has_targets:
             pointer = finding.pointer
-            ends = [i for i, char in enumerate(pointer) if char == "/" and i] + [len(pointer)]
-            for end in ends:
-                candidates.extend(self.by_target.get(pointer[:end], ()))
+            places.extend(pointer[:end] for end in [i for i, char in enumerate(pointer) if char == "/" and i]
+                          + [len(pointer)])
         silenced = False
-        for directive in candidates:
-            for token, codes in directive.rules.items():
-                if codes and finding.code in codes:
+        for place in places:
+            pending = self.places.get(place, {}).get(finding.code)
+            if pending is not None:
+                silenced = True
+                for directive, token in pending:
                     directive.used.add(token)
-                    silenced = True
+                pending.clear()  # marked once; the code stays silenced here
         return silenced
 
 
@@ -124,6 +135,7 @@ def parse(document) -> list[Directive]:
         return []
     source_map = document.source_map
     scalars = _scalar_spans(document, set(candidates))
+    after: dict[int, int | None] = {}  # shared by _next_content_line: 20,000 comments in a row stay linear
     directives = []
     for number in candidates:
         line = lines[number - 1].rstrip("\r")
@@ -137,7 +149,7 @@ def parse(document) -> list[Directive]:
         own_line = not line[:start].strip()
         if directive.scope == "node" and not own_line:
             directive.scope = "line"
-        directive.target_line = _next_content_line(lines, number) if own_line else number
+        directive.target_line = _next_content_line(lines, number, after) if own_line else number
         directives.append(directive)
     members = _members_starting(source_map, {d.target_line for d in directives} - {None})
     for directive in directives:
@@ -224,11 +236,24 @@ def _is_scalar(data, path: tuple) -> bool:
     return not isinstance(value, (dict, list))
 
 
-def _next_content_line(lines: list[str], number: int) -> int | None:
-    for following in range(number + 1, len(lines) + 1):
+def _next_content_line(lines: list[str], number: int, after: dict[int, int | None]) -> int | None:
+    """The first line after ``number`` that is neither blank nor a comment. ``after`` remembers,
+    for each skipped line seen, the answer from there on, so each line is read once per document."""
+    skipped = []
+    following = number + 1
+    found = None
+    while following <= len(lines):
+        if following in after:
+            found = after[following]
+            break
         if not _SKIPPED_LINE.match(lines[following - 1]):
-            return following
-    return None
+            found = following
+            break
+        skipped.append(following)
+        following += 1
+    for line in skipped:
+        after[line] = found
+    return found
 
 
 def _members_starting(source_map, lines: set) -> dict[int, Pointer]:

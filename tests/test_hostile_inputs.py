@@ -582,3 +582,14 @@ def test_yaml_quote_scan_is_linear(cli, tmp_path, text):
     code, _, err = cli("check", "q.yaml")  # a report (a string of tools) or an error: both fine
     assert code in (1, 2)  # was ~130 s: each unclosed quote was scanned to the end of the file
     assert time.monotonic() - started < 5
+
+
+def test_many_suppression_comments_above_one_line_stay_linear():
+    from mcplint import suppressions
+
+    text = "tools:\n" + "# mcplint: disable=MCP101\n" * 8000 + "  - name: a\n"
+    document = load_document("many.yaml", text.encode())
+    started = time.monotonic()
+    directives = suppressions.parse(document)
+    assert time.monotonic() - started < 2  # was 7 s (38 s at 20,000): each comment scanned all below it
+    assert len(directives) == 8000 and {d.target_line for d in directives} == {8002}
