@@ -593,3 +593,12 @@ def test_many_suppression_comments_above_one_line_stay_linear():
     directives = suppressions.parse(document)
     assert time.monotonic() - started < 2  # was 7 s (38 s at 20,000): each comment scanned all below it
     assert len(directives) == 8000 and {d.target_line for d in directives} == {8002}
+
+
+def test_source_map_ignores_pointer_tokens_that_only_look_numeric():
+    from mcplint.document.jsonmap import JsonSourceMap
+    from mcplint.document.pointer import Pointer
+
+    source_map = JsonSourceMap('{"a": [1, 2, {"b": 3}]}')
+    assert source_map.span(Pointer(("a", "²")))[1] == Pointer(("a",))  # "²".isdigit(), int("²") fails
+    assert source_map.span(Pointer(("a", "2", "b")))[1] == Pointer(("a", "2", "b"))

@@ -110,7 +110,7 @@ class JsonSourceMap:
 
     def _visit_array(self, i: int, trie: dict, path: tuple[str, ...]) -> int:
         text = self.text
-        wanted = {int(t): t for t in trie if t.isdigit()}
+        wanted = {int(t): t for t in trie if t.isascii() and t.isdigit()}  # not "²"
         i = _WS.match(text, i + 1).end()
         if text[i] == "]":
             return i + 1
