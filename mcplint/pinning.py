@@ -36,6 +36,7 @@ from mcplint.errors import MCPLintError
 
 LOCK_VERSION = 1
 MAX_LOCK_BYTES = 256 << 20
+MAX_DEPTH = 256  # nesting of a pinned definition: deeper ones could not be read back near the parser's limit
 DEFAULT_LOCK = "mcplint.lock"
 GENERATOR = "mcplint lock"
 PIN_RULES = ("MCP501", "MCP502", "MCP503")
@@ -79,6 +80,20 @@ def pin(manifest) -> tuple[dict[str, Pinned], list[str]]:
         else:
             tools[name] = Pinned(digest(tool), tool)
     return tools, duplicates
+
+
+def depth(value: Any) -> int:
+    """How deeply ``value`` nests arrays and objects (iterative: it may be deep)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, list):
+            continue
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in item)
+    return deepest
 
 
 def dumps(lock: Lock) -> str:
@@ -137,10 +152,10 @@ def parse(data: Any, shown: str) -> Lock:
     for path, entry in manifests.items():
         tools = entry.get("tools") if isinstance(entry, dict) else None
         if not isinstance(tools, dict):
-            raise bad(f"manifests.{_label(path)}.tools is not an object")
+            raise bad(f"manifests.{label(path)}.tools is not an object")
         pinned = lock.manifests[path] = {}
         for name, item in tools.items():
-            where = f"manifests.{_label(path)}.tools.{_label(name)}"
+            where = f"manifests.{label(path)}.tools.{label(name)}"
             if not isinstance(item, dict) or not isinstance(item.get("definition"), dict) \
                     or not isinstance(item.get("sha256"), str):
                 raise bad(f"{where} needs a 'definition' object and a 'sha256' string")
@@ -150,7 +165,7 @@ def parse(data: Any, shown: str) -> Lock:
     return lock
 
 
-def _label(key: str) -> str:
+def label(key: str) -> str:
     """A key from the file as it reads in a one-line message: quoted when long or unprintable."""
     return key if key.isprintable() and len(key) <= 60 else show(key, 60)
 

@@ -602,3 +602,14 @@ def test_source_map_ignores_pointer_tokens_that_only_look_numeric():
     source_map = JsonSourceMap('{"a": [1, 2, {"b": 3}]}')
     assert source_map.span(Pointer(("a", "²")))[1] == Pointer(("a",))  # "²".isdigit(), int("²") fails
     assert source_map.span(Pointer(("a", "2", "b")))[1] == Pointer(("a", "2", "b"))
+
+
+def test_lock_refuses_a_definition_it_could_not_read_back(cli, tmp_path):
+    for depth in (250, 975):
+        tool = {"name": "a", "inputSchema": json.loads("[" * depth + "]" * depth)}
+        (tmp_path / f"d{depth}.json").write_text(json.dumps({"tools": [tool]}))
+    code, _, err = cli("lock", "d975.json", "-o", "deep.lock")
+    assert code == 2 and "d975.json: tool 'a' nests more than 256 levels deep; a lock cannot pin it" in err
+    assert not (tmp_path / "deep.lock").exists()  # was written, then refused by check --lock as too deep
+    assert cli("lock", "d250.json", "-o", "ok.lock")[0] == 0
+    assert cli("check", "d250.json", "--lock", "ok.lock", "--select", "MCP5", "--format", "json")[0] == 0

@@ -47,9 +47,14 @@ def run_lock(*, paths: list[str], output: Path, config_path: Path | None, argv: 
                 errors.append(f"{shown}: not an MCP tool manifest: {EXPECTED}; found {describe(document.data)}")
             continue
         tools, duplicates = pinning.pin(manifest)
+        too_deep = [name for name, pinned in tools.items() if pinning.depth(pinned.definition) > pinning.MAX_DEPTH]
+        if too_deep:
+            errors.append(f"{shown}: tool '{pinning.label(too_deep[0])}' nests more than {pinning.MAX_DEPTH} levels "
+                          "deep; a lock cannot pin it")
+            continue
         lock.manifests[shown] = tools
         for name in sorted(set(duplicates)):
-            print(f"mcplint: warning: {shown}: tool '{name}' is defined more than once; "
+            print(f"mcplint: warning: {shown}: tool '{pinning.label(name)}' is defined more than once; "
                   "the first definition is pinned", file=sys.stderr)
 
     for message in errors:
