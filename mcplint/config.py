@@ -57,7 +57,9 @@ def _is_file(path: Path) -> bool:
 
 def _has_tool_table(pyproject: Path) -> bool:
     try:
-        return re.search(r"^\[tool\.mcplint[.\]]", pyproject.read_text("utf-8"), re.M) is not None
+        with open(pyproject, "rb") as handle:
+            text = handle.read(MAX_CONFIG_BYTES).decode("utf-8")
+        return re.search(r"^\[tool\.mcplint[.\]]", text, re.M) is not None
     except (OSError, UnicodeDecodeError):
         return False
 
