@@ -58,7 +58,7 @@ def _is_file(path: Path) -> bool:
 def _has_tool_table(pyproject: Path) -> bool:
     try:
         with open(pyproject, "rb") as handle:
-            text = handle.read(MAX_CONFIG_BYTES).decode("utf-8")
+            text = handle.read(MAX_CONFIG_BYTES).decode("utf-8", "replace")
         return re.search(r"^\[tool\.mcplint[.\]]", text, re.M) is not None
     except (OSError, UnicodeDecodeError):
         return False
