@@ -612,3 +612,37 @@ def test_lock_refuses_a_definition_it_could_not_read_back(cli, tmp_path):
     assert not (tmp_path / "deep.lock").exists()  # 975 levels: written, then refused by check --lock
     assert cli("lock", "d250.json", "-o", "ok.lock")[0] == 0
     assert cli("check", "d250.json", "--lock", "ok.lock", "--select", "MCP5", "--format", "json")[0] == 0
+
+
+def test_a_named_fifo_is_read_when_written_and_an_error_when_not(cli, tmp_path, monkeypatch):
+    import threading
+
+    from mcplint.document import loader
+
+    monkeypatch.setattr(loader, "PIPE_WAIT_SECONDS", 1)
+    os.mkfifo(tmp_path / "pipe.json")
+
+    def write_later(delay: float, data: bytes) -> threading.Thread:
+        def write() -> None:
+            time.sleep(delay)
+            with open(tmp_path / "pipe.json", "wb") as pipe:  # blocks until a reader opens
+                pipe.write(data)
+        thread = threading.Thread(target=write, daemon=True)
+        thread.start()
+        return thread
+
+    writer = write_later(0.3, json.dumps(GOOD).encode())  # like `mcplint check <(curl ...)`
+    code, out, err = cli("check", "pipe.json", "--format", "json")
+    assert code == 0 and json.loads(out)["summary"]["files"] == 1, err
+    writer.join(5)
+    threading.Timer(4, rescue, [tmp_path / "pipe.json"]).start()  # ends a reader that waits forever (the bug)
+    started = time.monotonic()
+    one_line_error(cli("check", "pipe.json"), "pipe.json: nothing was written to this pipe or device within 1 s")
+    assert time.monotonic() - started < 3
+
+
+def rescue(fifo: Path) -> None:
+    try:  # succeeds only while a reader is stuck in open(); closing gives it end-of-file
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError:
+        pass

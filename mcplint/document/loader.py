@@ -6,6 +6,8 @@ import errno
 import json
 import os
 import re
+import select
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,8 +86,14 @@ def load_document(path: str, raw: bytes | None = None, max_bytes: int = MAX_FILE
 
 
 def read_bytes(path: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
-    try:
-        with open(path, "rb") as handle:
+    try:  # O_NONBLOCK: opening a FIFO nobody writes to would otherwise wait forever
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError
+            if not stat.S_ISREG(mode):  # a named pipe (`<(...)`) or a device: wait a bounded time
+                _wait_for_data(handle.fileno(), path)
+                os.set_blocking(handle.fileno(), True)
             return handle.read(max_bytes + 1)
     except FileNotFoundError:
         raise InputError(path, "no such file or directory") from None
@@ -95,6 +103,16 @@ def read_bytes(path: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
         raise InputError(path, f"cannot read: {os_error(err)}") from None
     except ValueError:  # a NUL byte in the path
         raise InputError(path, "cannot read: the path holds a NUL byte") from None
+
+
+PIPE_WAIT_SECONDS = 60
+
+
+def _wait_for_data(fd: int, path: str) -> None:
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLPRI)
+    if not poller.poll(PIPE_WAIT_SECONDS * 1000):  # Linux: no POLLHUP before a writer has come
+        raise InputError(path, f"nothing was written to this pipe or device within {PIPE_WAIT_SECONDS} s")
 
 
 def os_error(err: OSError) -> str:
