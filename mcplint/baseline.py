@@ -23,6 +23,7 @@ fingerprint so that it reviews well in a pull request::
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,16 +98,15 @@ def write(result, path: Path) -> int:
 
 def load(path: Path) -> list[dict]:
     """The entries of a baseline file; any problem is a one-line MCPLintError."""
-    from mcplint.document.loader import loads
+    from mcplint.document.loader import loads, read_bytes
 
+    if not os.path.exists(path):
+        raise MCPLintError(f"{path}: baseline file not found (create it with --write-baseline)")
+    raw = read_bytes(str(path), MAX_BYTES)  # a FIFO or device: a bounded wait, then a one-line error
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
         text = raw.decode("utf-8-sig")
-    except FileNotFoundError:
-        raise MCPLintError(f"{path}: baseline file not found (create it with --write-baseline)") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise MCPLintError(f"{path}: cannot read baseline: {getattr(err, 'strerror', None) or err}") from None
+    except UnicodeDecodeError as err:
+        raise MCPLintError(f"{path}: cannot read baseline: {err}") from None
     if len(raw) > MAX_BYTES:
         raise MCPLintError(f"{path}: baseline is over {MAX_BYTES >> 20} MiB; not read")
     try:  # NaN, huge numbers, lone surrogates and deep nesting are one-line InputErrors

@@ -30,7 +30,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from mcplint.document.loader import loads
+from mcplint.document.loader import loads, read_bytes
 from mcplint.document.pointer import Pointer
 from mcplint.errors import MCPLintError
 
@@ -116,13 +116,9 @@ def dumps(lock: Lock) -> str:
 def load(path: str | os.PathLike) -> Lock:
     """Read and verify a lock file; every problem is a one-line MCPLintError."""
     shown = str(path)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_LOCK_BYTES + 1)
-    except FileNotFoundError:
-        raise MCPLintError(f"{shown}: lock file not found (write one with `mcplint lock PATH...`)") from None
-    except OSError as err:
-        raise MCPLintError(f"{shown}: cannot read lock file: {err.strerror or err}") from None
+    if not os.path.exists(path):
+        raise MCPLintError(f"{shown}: lock file not found (write one with `mcplint lock PATH...`)")
+    raw = read_bytes(shown, MAX_LOCK_BYTES)  # a FIFO or device: a bounded wait, then a one-line error
     if len(raw) > MAX_LOCK_BYTES:
         raise MCPLintError(f"{shown}: lock file is over {MAX_LOCK_BYTES >> 20} MiB; not read")
     try:

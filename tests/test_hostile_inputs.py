@@ -646,3 +646,16 @@ def rescue(fifo: Path) -> None:
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
     except OSError:
         pass
+
+
+@pytest.mark.parametrize("option", ["--lock", "--baseline"])
+def test_a_fifo_as_lock_or_baseline_is_a_one_line_error(cli, tmp_path, monkeypatch, option):
+    import threading
+
+    from mcplint.document import loader
+
+    monkeypatch.setattr(loader, "PIPE_WAIT_SECONDS", 1)
+    (tmp_path / "tools.json").write_text(json.dumps(GOOD))
+    os.mkfifo(tmp_path / "pipe")
+    threading.Timer(4, rescue, [tmp_path / "pipe"]).start()
+    one_line_error(cli("check", "tools.json", option, "pipe"), "pipe: nothing was written to this pipe")
