@@ -5,14 +5,13 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcplint import registry, suppressions, versions
 from mcplint.config import Config, glob_to_regex, rule_options
 from mcplint.discovery import STDIN, Target, display_path
-from mcplint.document.loader import Document, load_document, read_stdin
+from mcplint.document.loader import Document, load_document, read_stdin, spool
 from mcplint.document.manifest import EXPECTED, Manifest, classify, describe
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError, MCPLintError
@@ -166,16 +165,7 @@ def _read_stdin(plan: Plan):
     kind = sniff_kind(head)
     if kind != "transcript":
         return kind, head + read_stdin(max(0, plan.max_bytes + 1 - len(head)))
-    spool = tempfile.TemporaryFile()
-    try:
-        spool.write(head)
-        while chunk := read_stdin(STDIN_CHUNK):
-            spool.write(chunk)
-        spool.seek(0)
-    except BaseException:
-        spool.close()
-        raise
-    return kind, spool
+    return kind, spool(read_stdin, head, STDIN_CHUNK)
 
 
 def _run_capture(target: Target, shown: str, kind: str, plan: Plan, result: Result, raw=None) -> None:

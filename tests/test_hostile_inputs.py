@@ -641,6 +641,30 @@ def test_a_named_fifo_is_read_when_written_and_an_error_when_not(cli, tmp_path, 
     assert time.monotonic() - started < 3
 
 
+def test_a_named_transcript_fifo_or_device_is_read_when_written_and_an_error_when_not(cli, tmp_path, monkeypatch):
+    import threading
+
+    from mcplint.document import loader
+
+    monkeypatch.setattr(loader, "PIPE_WAIT_SECONDS", 1)
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    transcript = (Path(__file__).parent.parent / "fixtures" / "captures" / "weather-http.jsonl").read_bytes()
+
+    def write() -> None:
+        time.sleep(0.3)
+        with open(tmp_path / "pipe.jsonl", "wb") as pipe:
+            pipe.write(transcript)
+    threading.Thread(target=write, daemon=True).start()
+    code, out, err = cli("check", "pipe.jsonl", "--format", "json")  # like `mcplint check <(zcat s.jsonl.gz)`
+    assert code == 1 and json.loads(out)["summary"]["captures"] == 1 and json.loads(out)["summary"]["findings"] == 13, err
+    threading.Timer(4, rescue, [tmp_path / "pipe.jsonl"]).start()  # ends a reader stuck in open() (the bug)
+    started = time.monotonic()
+    one_line_error(cli("check", "pipe.jsonl"), "pipe.jsonl: nothing was written to this pipe or device within 1 s")
+    assert time.monotonic() - started < 3
+    (tmp_path / "zero.jsonl").symlink_to("/dev/zero")  # endless NUL bytes: refused, never spooled
+    one_line_error(cli("check", "zero.jsonl"), "zero.jsonl: binary file (contains NUL bytes)")
+
+
 def rescue(fifo: Path) -> None:
     try:  # succeeds only while a reader is stuck in open(); closing gives it end-of-file
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from mcplint.capture import har, jsonl
 from mcplint.capture.records import CLIENT, Record
 from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, Exchange, Session, VersionDetector
 from mcplint.checklist import ITEMS
-from mcplint.document.loader import Document, load_document
+from mcplint.document.loader import Document, load_document, os_error, spool, wait_for_data
 from mcplint.document.manifest import Manifest
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError
@@ -86,16 +88,29 @@ def lint_capture(path: str, shown: str, plan, raw=None, kind: str | None = None)
 def _open(path: str, raw, shown: str):
     if hasattr(raw, "read"):
         return raw
-    if raw is None:
-        try:
-            return open(path, "rb")
-        except FileNotFoundError:
-            raise InputError(shown, "no such file or directory") from None
-        except IsADirectoryError:
-            raise InputError(shown, "is a directory") from None
-        except OSError as err:
-            raise InputError(shown, f"cannot read: {err.strerror or err}") from None
-    return io.BytesIO(raw)
+    if raw is not None:
+        return io.BytesIO(raw)
+    try:  # O_NONBLOCK: opening a named pipe nobody writes to would otherwise wait forever
+        handle = open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb")
+    except OSError as err:
+        raise InputError(shown, "no such file or directory" if isinstance(err, FileNotFoundError)
+                         else f"cannot read: {os_error(err)}") from None
+    except ValueError:  # a NUL byte in the path
+        raise InputError(shown, "cannot read: the path holds a NUL byte") from None
+    mode = os.fstat(handle.fileno()).st_mode
+    if stat.S_ISDIR(mode):
+        handle.close()
+        raise InputError(shown, "is a directory")
+    if stat.S_ISREG(mode):
+        os.set_blocking(handle.fileno(), True)
+        return handle
+    with handle:  # a named pipe (`<(...)`) or a device: the streamer seeks back, so spool it
+        wait_for_data(handle.fileno(), shown)
+        os.set_blocking(handle.fileno(), True)
+        head = handle.read(65536)
+        if b"\x00" in head:  # /dev/zero, /dev/urandom: refuse before spooling endless bytes
+            raise InputError(shown, "binary file (contains NUL bytes), expected a JSONL transcript")
+        return spool(handle.read, head)
 
 
 def _stream(handle, source: "jsonl.JsonlSource", max_line: int):

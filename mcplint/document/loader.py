@@ -92,7 +92,7 @@ def read_bytes(path: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
             if stat.S_ISDIR(mode):
                 raise IsADirectoryError
             if not stat.S_ISREG(mode):  # a named pipe (`<(...)`) or a device: wait a bounded time
-                _wait_for_data(handle.fileno(), path)
+                wait_for_data(handle.fileno(), path)
                 os.set_blocking(handle.fileno(), True)
             return handle.read(max_bytes + 1)
     except FileNotFoundError:
@@ -108,7 +108,8 @@ def read_bytes(path: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
 PIPE_WAIT_SECONDS = 60
 
 
-def _wait_for_data(fd: int, path: str) -> None:
+def wait_for_data(fd: int, path: str) -> None:
+    """Wait (bounded) until a named pipe or device has something to read."""
     poller = select.poll()
     poller.register(fd, select.POLLIN | select.POLLPRI)
     if not poller.poll(PIPE_WAIT_SECONDS * 1000):  # Linux: no POLLHUP before a writer has come
@@ -124,6 +125,24 @@ def os_error(err: OSError) -> str:
     if err.errno == errno.ENAMETOOLONG:
         return "path too long"
     return err.strerror or str(err)
+
+
+def spool(read_chunk, head: bytes = b"", chunk: int = 1 << 20):
+    """A seekable temporary file holding ``head`` and then everything ``read_chunk(chunk)``
+    gives until it is empty: a stream (stdin, a named pipe) made into a file that can be
+    read again by offset, without holding it in memory."""
+    import tempfile
+
+    spooled = tempfile.TemporaryFile()
+    try:
+        spooled.write(head)
+        while data := read_chunk(chunk):
+            spooled.write(data)
+        spooled.seek(0)
+    except BaseException:
+        spooled.close()
+        raise
+    return spooled
 
 
 def read_stdin(limit: int = -1) -> bytes:
