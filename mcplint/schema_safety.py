@@ -84,6 +84,17 @@ def location(schema: Any, why: Uncheckable) -> tuple:
     return _find(schema, why.keyword, why.value, (), 0) or ()
 
 
+def first_report(session: Any, key: str, tool_name: Any, schema: Any, why: Uncheckable) -> tuple | None:
+    """The place in ``schema`` that ``why`` is about, the first time a rule (``key``) meets it
+    for this tool in this capture; None after that (an unchecked schema is said once, not per call)."""
+    path = location(schema, why)
+    seen = session.__dict__.setdefault(key, set())
+    if (tool_name, path) in seen:
+        return None
+    seen.add((tool_name, path))
+    return path
+
+
 def _find(node: Any, keyword: str, value: str, path: tuple, depth: int) -> tuple | None:
     if depth > 64:
         return None

@@ -3,7 +3,7 @@ from mcplint.capture.errors import is_error_result, is_plain_success
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 from mcplint.schema_dialects import show
-from mcplint.schema_safety import EXTERNAL_REF, Uncheckable, location
+from mcplint.schema_safety import EXTERNAL_REF, Uncheckable, first_report
 
 _STATE = "_MCP713_validators"  # on the session: tool name -> (inputSchema object, validator)
 _UNCHECKED = "_MCP713_unchecked"  # on the session: (tool name, schema path) already reported
@@ -88,11 +88,9 @@ class InvalidArgumentsAccepted(TrafficRule):
 
     def _unchecked(self, exchange, session, tool: dict, why: Uncheckable):
         """The arguments could not be judged: say why, once per tool and place in its schema."""
-        path = location(tool.get("inputSchema"), why)
-        seen = session.__dict__.setdefault(_UNCHECKED, set())
-        if (exchange.tool_name, path) in seen:
+        path = first_report(session, _UNCHECKED, exchange.tool_name, tool.get("inputSchema"), why)
+        if path is None:
             return
-        seen.add((exchange.tool_name, path))
         session.assess(self)
         if why.reason == EXTERNAL_REF:
             message = (f"{EXTERNAL_REF}: the arguments of tool {exchange.tool_name!r} reach {show(why.value)}, "

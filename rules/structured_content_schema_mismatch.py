@@ -4,7 +4,7 @@ from mcplint.capture.output_schema import validator_for_tool
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 from mcplint.schema_dialects import show
-from mcplint.schema_safety import EXTERNAL_REF, Uncheckable, location
+from mcplint.schema_safety import EXTERNAL_REF, Uncheckable, first_report
 
 MAX_ERRORS = 3  # per result: the first few say enough
 _UNCHECKED = "_MCP721_unchecked"  # on the session: (tool name, schema path) already reported
@@ -85,11 +85,9 @@ class StructuredContentSchemaMismatch(TrafficRule):
 
 def _unchecked(exchange, session, schema, why: Uncheckable, where):
     """The structured content could not be checked: say why, once per tool and place in its schema."""
-    path = location(schema, why)
-    seen = session.__dict__.setdefault(_UNCHECKED, set())
-    if (exchange.tool_name, path) in seen:
+    path = first_report(session, _UNCHECKED, exchange.tool_name, schema, why)
+    if path is None:
         return
-    seen.add((exchange.tool_name, path))
     name = exchange.tool_name
     if why.reason == EXTERNAL_REF:
         message = (f"{EXTERNAL_REF}: the structuredContent of tool {name!r} reaches {show(why.value)}, which was "
