@@ -20,7 +20,8 @@ from typing import Any, Callable
 
 from mcplint.audit import probes
 from mcplint.audit.safety import CallPlan, plan_calls
-from mcplint.audit.session import CLIENT_INFO, KEEP_PER_EXCHANGE, HttpSession, Reply, Session, StdioSession
+from mcplint.audit.session import CLIENT_INFO, HttpSession, Reply, Session
+from mcplint.audit.stdio_session import KEEP_PER_EXCHANGE, StdioSession
 from mcplint.audit.stdio import ServerError, printable, quoted
 from mcplint.versions import LATEST, LATEST_HANDSHAKE, VERSIONS, is_stateless
 

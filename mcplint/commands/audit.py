@@ -114,7 +114,8 @@ def _split_names(values) -> list[str]:
 
 def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path: Path, verbose: bool):
     from mcplint.audit.http import HttpClient
-    from mcplint.audit.session import HttpSession, StdioSession
+    from mcplint.audit.session import HttpSession
+    from mcplint.audit.stdio_session import StdioSession
     from mcplint.audit.stdio import StdioProcess
 
     log = (lambda line: print(f"mcplint: audit: {line}", file=sys.stderr)) if verbose else (lambda line: None)
