@@ -4,10 +4,11 @@ decide what they may call with a broader lexicon of their own, which fails
 closed (``mcplint.audit.call_gate``); this one is tuned against false findings.
 
 The classifier reads the *name* first: it is split into words (snake, kebab,
-dot and camelCase) and matched against a small lexicon of effect verbs. Only
-when the name implies nothing does it read the *description*, and then only its
-leading verb ("Deletes ...", "Permanently erases ...", "Use this tool to send
-..."), never a verb buried in a later sentence.
+dot and camelCase) and matched against a small lexicon of effect verbs, in verb
+position only. Only when the name implies nothing does it read the
+*description*, and then only its leading verb ("Deletes ...", "Permanently
+erases ...", "Use this tool to send ..."), never a verb buried in a later
+sentence.
 
 Effects, strongest first:
 
@@ -18,22 +19,27 @@ Effects, strongest first:
   script or code; eval, sudo, deploy, install).
 - ``send``: sends or publishes something outside (send, post, publish, email,
   upload, push, notify, ...).
-- ``write``: modifies state but is neither destructive nor outward (write,
-  update, edit, move, rename, commit, set, toggle, ...).
+- ``write``: modifies state (write, update, edit, move, rename, commit, set,
+  toggle, ...).
 
-The first four are *destructive*: irreversible, or visible to others. ``write``
-only contradicts ``readOnlyHint: true``. Creating and adding (create_directory,
-add_observations) are deliberately not effects here: ``add(a, b)`` and
-``create_summary`` are common read-only tools, and an additive tool may fairly
-say ``destructiveHint: false``.
+The first three are *destructive*. ``send`` and ``write`` only contradict
+``readOnlyHint: true``: the spec defines ``destructiveHint: false`` as "performs
+only additive updates", and a sent message or an uploaded file adds to the
+world without destroying anything (its outward reach is ``openWorldHint``).
+Creating and adding (create_directory, add_observations) are not effects here:
+``add(a, b)`` and ``create_summary`` are common read-only tools.
 
-Ambiguous words (post, email, drop, clear, reset, run, transfer, ...) count only
-in verb position: the first word of the name, or the second when the first is
-not a verb (a namespace such as ``git_`` or ``slack_``). So ``slack_post_message``
-posts while ``get_post`` and ``list_emails`` read. A destructive verb followed
-by a content-transform object (``remove_duplicates``, ``truncate_text``,
-"Remove whitespace from ...") is a pure function, not an effect, and a few
-compounds are not effects either (``post_process``, ``charge_level``).
+Effect words count only as verbs of the name, never as nouns anywhere in it:
+in verb position (the first word, or the second when the first is not a verb,
+such as a namespace ``git_`` or ``slack_``), after a conjunction
+(``update_or_delete_row``), or as the last word of a name with no leading verb
+(``github_repo_delete``). So ``slack_post_message`` posts while ``get_post``,
+``get_refund_status``, ``list_purchase_orders`` and ``get_deploy_status`` read.
+Creating a refund, purchase or transfer (``stripe_create_refund``) moves money.
+A destructive verb followed by a content-transform object
+(``remove_duplicates``, ``truncate_text``, "Remove whitespace from ...") is a
+pure function, not an effect, and a few compounds are not effects either
+(``post_process``, ``charge_level``, ``refund_status``).
 ``run``/``execute``/``exec`` count only with a code object next to them
 (``run_command``, ``shell_exec``), not ``run_tests`` or ``execute_query``.
 Qualifiers make the rest hypothetical (``can_delete``, ``preview_delete``).
@@ -46,11 +52,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-DESTRUCTIVE_EFFECTS = ("destroy", "pay", "execute", "send")
+DESTRUCTIVE_EFFECTS = ("destroy", "pay", "execute")
 EFFECTS = (*DESTRUCTIVE_EFFECTS, "write")
 
-# word -> effect. Words that match anywhere in a name:
-_ANYWHERE = {
+# word -> effect. Words that are verbs even in their base form ("Delete ...", never a noun):
+_UNAMBIGUOUS = {
     **dict.fromkeys(
         "delete remove purge destroy overwrite wipe erase uninstall unlink rmdir shred obliterate".split(),
         "destroy",
@@ -59,9 +65,9 @@ _ANYWHERE = {
     **dict.fromkeys("eval sudo deploy".split(), "execute"),
     **dict.fromkeys("send publish broadcast tweet".split(), "send"),
 }
-# Words that match only in verb position:
+# Every effect verb (they count only in verb position):
 _VERB_POSITION = {
-    **_ANYWHERE,
+    **_UNAMBIGUOUS,
     **dict.fromkeys("drop truncate clear reset kill terminate revoke prune discard empty rm del".split(), "destroy"),
     **dict.fromkeys("transfer charge buy sell trade swap donate".split(), "pay"),
     **dict.fromkeys("install".split(), "execute"),
@@ -104,7 +110,13 @@ _NOT_AN_EFFECT = {
     "charge": frozenset("level status state".split()),
     "transfer": frozenset("learning status".split()),
     "drop": frozenset("down".split()),
+    **dict.fromkeys("pay refund purchase withdraw deploy publish".split(),
+                    frozenset("status state history progress details info".split())),
 }
+# Words after which the next word is a verb again: update_or_delete_row, fetch_and_delete.
+_CONJUNCTIONS = frozenset("and or then".split())
+# Creating a refund moves money: stripe_create_refund, create_transfer.
+_CREATE_VERBS = frozenset("create make issue initiate start submit".split())
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _DESC_PREFIX = re.compile(
     r"^\s*(?:(?:this|the)\s+tool\s+(?:will\s+|can\s+|lets\s+you\s+|allows\s+you\s+to\s+)?|"
@@ -187,20 +199,37 @@ def _name_intent(name: str) -> Intent | None:
         return Intent(words[0], "execute", "name")
     if _KNOWN.isdisjoint(words):
         return None  # no effect word at all: most names
-    verb_at = 0 if words[0] in _VERB_POSITION or words[0] in _NEUTRAL or words[0] in _EXEC_VERBS else 1
+    verb_at = 0 if _is_verb(words[0]) else 1
+    verbs = _verb_positions(words, verb_at)
     best: Intent | None = None
     for index, word in enumerate(words):
         if word in _EXEC_VERBS and _runs_code(words, index, verb_at):
             effect = "execute"
-        elif index == verb_at:
+        elif index in verbs:
             effect = _VERB_POSITION.get(word)
+        elif index - 1 in verbs and words[index - 1] in _CREATE_VERBS and _VERB_POSITION.get(word) == "pay":
+            effect = "pay"
         else:
-            effect = _ANYWHERE.get(word)
+            effect = None
         if effect is None or _not_an_effect(word, effect, words[index + 1:index + 2]):
             continue
         if best is None or EFFECTS.index(effect) < EFFECTS.index(best.effect):
             best = Intent(word, effect, "name")
     return best
+
+
+def _is_verb(word: str) -> bool:
+    return word in _VERB_POSITION or word in _NEUTRAL or word in _EXEC_VERBS
+
+
+def _verb_positions(words: list[str], verb_at: int) -> set[int]:
+    """Where a word of the name is its verb: the verb position, after a conjunction, and
+    the last word when nothing before it is a verb (github_repo_delete, soft_delete)."""
+    positions = {verb_at} | {i + 1 for i, w in enumerate(words[:-1]) if w in _CONJUNCTIONS}
+    last = len(words) - 1
+    if last > verb_at and words[last] in _UNAMBIGUOUS and not any(_is_verb(w) for w in words[:last]):
+        positions.add(last)
+    return positions
 
 
 def _not_an_effect(verb: str, effect: str, next_word: list[str]) -> bool:
@@ -241,7 +270,7 @@ def _description_intent(description: str) -> Intent | None:
     effect = _VERB_POSITION.get(verb)
     if effect is None or _not_an_effect(verb, effect, following[:1]):
         return None
-    if verb == words[0] and verb not in _ANYWHERE:  # ambiguous base form: needs an object
+    if verb == words[0] and verb not in _UNAMBIGUOUS:  # ambiguous base form: needs an object
         after = words[1] if len(words) > 1 else ""
         if after not in _OBJECT_START and not (after.endswith("s") and not after.endswith("ss")):
             return None

@@ -15,13 +15,17 @@ class DestructiveToolAnnotatedSafe(ToolRule):
     whether to ask for confirmation. A `delete_file` that claims `readOnlyHint: true`
     or `destructiveHint: false` invites the client to run it without asking.
 
-    The effect is read from the tool's name (`delete_file`, `send_email`,
-    `execute_command`, `git_reset`, `transfer_funds`) or, when the name says nothing,
-    from the leading verb of its description ("Permanently deletes ..."). Deleting,
-    overwriting, resetting, paying, running commands and sending or publishing
-    contradict both hints. Plain modifications (write, update, move, commit) only
-    contradict `readOnlyHint: true`: they may be additive. Creating and adding are
-    not treated as effects. The lexicon is in `mcplint.risk`.
+    The effect is read from the verb of the tool's name (`delete_file`, `send_email`,
+    `execute_command`, `git_reset`, `transfer_funds`) or, when the name has none,
+    from the leading verb of its description ("Permanently deletes ..."). Effect
+    words used as nouns do not count: `get_refund_status`, `list_purchase_orders`
+    and `get_deploy_status` are reads. Deleting, overwriting, resetting, paying and
+    running commands contradict both hints. Sending, posting, uploading and plain
+    modifications (write, update, move, commit) only contradict
+    `readOnlyHint: true`: the spec defines `destructiveHint: false` as "performs
+    only additive updates", which a sent message is (its outward reach is
+    `openWorldHint`). Creating and adding are not treated as effects. The lexicon
+    is in `mcplint.risk`.
 
     ## Bad
     ```json
@@ -33,7 +37,7 @@ class DestructiveToolAnnotatedSafe(ToolRule):
     ```json
     {"tools": [{"name": "send_email", "description": "Send an email to a recipient.",
                 "inputSchema": {"type": "object"},
-                "annotations": {"readOnlyHint": false, "destructiveHint": false}}]}
+                "annotations": {"readOnlyHint": true, "openWorldHint": true}}]}
     ```
 
     ## Good
@@ -41,9 +45,12 @@ class DestructiveToolAnnotatedSafe(ToolRule):
     {"tools": [{"name": "delete_file", "description": "Delete a file.",
                 "inputSchema": {"type": "object"},
                 "annotations": {"readOnlyHint": false, "destructiveHint": true}},
-               {"name": "create_directory", "description": "Create a directory.",
+               {"name": "send_email", "description": "Send an email to a recipient.",
                 "inputSchema": {"type": "object"},
-                "annotations": {"readOnlyHint": false, "destructiveHint": false}}]}
+                "annotations": {"readOnlyHint": false, "destructiveHint": false, "openWorldHint": true}},
+               {"name": "get_refund_status", "description": "Get the status of a refund.",
+                "inputSchema": {"type": "object"},
+                "annotations": {"readOnlyHint": true}}]}
     ```
     """
 

@@ -8,15 +8,15 @@ class DestructiveToolUnannotated(ToolRule):
     """A tool that looks destructive has neither a readOnlyHint nor a destructiveHint annotation.
 
     ## Why
-    When `readOnlyHint` and `destructiveHint` are both absent, a client must assume
-    the defaults (not read-only, destructive), which is safe, but it cannot tell a
-    tool that was judged destructive from one nobody thought about. Stating
-    `destructiveHint: true` (and `readOnlyHint: false`) on a deleting, paying,
-    executing or sending tool documents the decision and lets clients confirm
-    precisely these calls. Annotations exist from protocol 2025-03-26 on.
+    When `readOnlyHint` and `destructiveHint` are both absent, a client already
+    assumes the spec's defaults (`readOnlyHint: false`, `destructiveHint: true`), so
+    the tool is treated as destructive and nothing is unsafe. The spec makes
+    annotations optional, so this is only a note (info): stating
+    `destructiveHint: true` on a deleting, paying or executing tool documents that
+    the decision was made. Annotations exist from protocol 2025-03-26 on.
 
     Reported when the tool's name (or, failing that, its description's leading verb)
-    implies destroying, paying, executing or sending (see `mcplint.risk`), and its
+    implies destroying, paying or executing (see `mcplint.risk`), and its
     annotations, if any, set neither `readOnlyHint` nor `destructiveHint`.
 
     ## Bad
@@ -37,7 +37,7 @@ class DestructiveToolUnannotated(ToolRule):
     name = "destructive-tool-unannotated"
     checklist = (20,)
     category = "security"
-    severity = Severity.WARNING
+    severity = Severity.INFO
     versions = versions.since(versions.V2025_03_26)
 
     def check_tool(self, ptr, tool, ctx):
@@ -55,5 +55,6 @@ class DestructiveToolUnannotated(ToolRule):
         yield Violation(
             ptr if annotations is None else ptr / "annotations",
             f"{label} looks destructive ('{intent.verb}' in its {intent.source}) but {where}; "
-            "add annotations with readOnlyHint: false and destructiveHint: true",
+            "clients assume the defaults (destructive), which is safe; "
+            "destructiveHint: true would state it",
         )

@@ -12,7 +12,7 @@ from mcplint.risk import Hints, Intent, destructive_intent, effective_hints, nam
     ("delete_file", "delete", "destroy"),
     ("deleteFile", "delete", "destroy"),
     ("DELETE-FILE", "delete", "destroy"),
-    ("github_repo_delete", "delete", "destroy"),  # unambiguous verbs count anywhere
+    ("github_repo_delete", "delete", "destroy"),  # the last word is the verb when none leads
     ("soft_delete", "delete", "destroy"),
     ("password_reset", "reset", "destroy"),  # ambiguous verbs count after a namespace word
     ("git_reset", "reset", "destroy"),
@@ -60,7 +60,8 @@ def test_names_with_effects(name, verb, effect):
     # effect words used as nouns or in pure transforms
     "get_post", "list_posts", "list_emails", "get_email", "get_transfer_status", "remove_duplicates",
     "drop_duplicates", "truncate_text", "remove_background", "run_tests", "execute_query", "undelete_file",
-    "list_deleted_items", "get_process_run_history", "exec_stats", "post_process_image", "charge_level",
+    "list_deleted_items", "get_process_run_history", "get_refund_status", "list_purchase_orders",
+    "get_deploy_status", "refund_status", "get_payment_refund", "search_published_posts", "exec_stats", "post_process_image", "charge_level",
     # hypothetical effects
     "can_delete", "preview_delete", "dry_run_send", "simulate_payment", "draft_email",
     "", "___",
@@ -113,7 +114,7 @@ def test_the_name_decides_before_the_description():
 
 def test_destructive_intent_excludes_plain_writes():
     assert destructive_intent("delete_file") == "delete"
-    assert destructive_intent("send_email") == "send"
+    assert destructive_intent("send_email") is None  # additive: destructiveHint: false is right for it
     assert destructive_intent("write_file") is None
     assert destructive_intent("read_file") is None
     assert destructive_intent("cleanup", "Wipes the cache directory.") == "wipe"
