@@ -9,26 +9,28 @@ _DATA_TYPE = re.compile(r"data:([^;,]*)", re.I)
 
 
 class IconSrcUnsafe(ToolRule):
-    """A tool icon's `src` is not an `https:` URL or a `data:` image.
+    """A tool icon's `src` is not an `http(s):` URL or a `data:` image.
 
     ## Why
-    Clients fetch and render tool icons. The spec requires consumers to reject icon
-    URIs with schemes other than `https:` and `data:`: `javascript:` runs code,
-    `file:` reads the user's disk, `http:`, `ftp:` and `ws:` travel unencrypted and can
-    be swapped in transit, and a relative reference has no defined base. A `data:`
-    URI whose media type is not an image (e.g. `data:text/html`) is not an icon.
-    Icons exist from protocol 2025-11-25 on.
+    Clients fetch and render tool icons. The schema's `Icon.src` "May be an
+    HTTP/HTTPS URL or a `data:` URI with Base64-encoded image data", and consumers
+    must reject other schemes: `javascript:` runs code, `file:` reads the user's
+    disk, `ftp:` and `ws:` are not image sources, and a relative reference is not
+    the absolute URI the schema's `format: uri` asks for. A `data:` URI whose media
+    type is not an image (e.g. `data:text/html`) is not an icon. `http:` is allowed
+    by the schema and is not reported. Icons exist from protocol 2025-11-25 on.
 
     ## Bad
     ```json
     {"tools": [{"name": "get_weather", "inputSchema": {"type": "object"},
-                "icons": [{"src": "javascript:alert(1)"}, {"src": "http://example.com/w.png"}]}]}
+                "icons": [{"src": "javascript:alert(1)"}, {"src": "file:///etc/passwd"}]}]}
     ```
 
     ## Good
     ```json
     {"tools": [{"name": "get_weather", "inputSchema": {"type": "object"},
                 "icons": [{"src": "https://example.com/w.png", "mimeType": "image/png", "sizes": ["48x48"]},
+                          {"src": "http://example.com/w.png"},
                           {"src": "data:image/svg+xml;base64,PHN2Zy8+"}]}]}
     ```
     """
@@ -51,7 +53,7 @@ class IconSrcUnsafe(ToolRule):
             if problem:
                 yield Violation(
                     ptr / "icons" / index / "src",
-                    f"Icon src '{src[:80]}' {problem}; clients must reject it: use an https: URL or a data: image",
+                    f"Icon src '{src[:80]}' {problem}; clients must reject it: use an http(s): URL or a data: image",
                 )
 
 
@@ -60,7 +62,7 @@ def _problem(src: str) -> str | None:
     if scheme is None:
         return "is not an absolute URI"
     name = scheme.group(1).lower()
-    if name == "https":
+    if name in ("https", "http"):  # the schema: "May be an HTTP/HTTPS URL"
         return None
     if name == "data":
         media = _DATA_TYPE.match(src).group(1).strip().lower()
