@@ -23,6 +23,7 @@ class Violation:
     message: str
     at_key: bool = False  # locate the member's key rather than its value
     related: tuple[tuple[Pointer, str], ...] = ()
+    severity: Severity | None = None  # this finding's own level (a version or context lowers it); None: the rule's
 
     def bounded(self) -> "Violation":
         """This violation with its messages within a report's bounds (``findings.bounded``).
@@ -31,7 +32,7 @@ class Violation:
         if len(self.message) <= MAX_MESSAGE and all(len(m) <= MAX_MESSAGE for _, m in self.related):
             return self
         return Violation(self.pointer, bounded(self.message), self.at_key,
-                         tuple((p, bounded(m)) for p, m in self.related))
+                         tuple((p, bounded(m)) for p, m in self.related), self.severity)
 
 
 class Option:

@@ -1,18 +1,19 @@
 from mcplint import versions
-from mcplint.capture.records import SERVER
+from mcplint.capture.records import CLIENT
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
 
 class BatchUnsupported(TrafficRule):
-    """The server answers a JSON-RPC batch, or processes one, under a version without batches.
+    """The server processes a client's JSON-RPC batch under a version that removed batches.
 
     ## Why
-    Only protocol 2025-03-26 has JSON-RPC batches; 2024-11-05 never had them, and
-    2025-06-18 removed them: from then on a POST body or a stdio line holds exactly
-    one message. A server that accepts a batch anyway invites clients to depend on
-    it, and a batch of responses is something a client of these versions cannot
-    parse. The expected answer to a batch is a single `-32600` Invalid Request error.
+    Protocol 2025-03-26 added JSON-RPC batches and 2025-06-18 removed them: from then
+    on a POST body or a stdio line holds exactly one message. 2024-11-05 said nothing
+    against them (they are plain JSON-RPC 2.0), so it is not judged. A later server
+    that still processes a batch invites clients to depend on something the version
+    does not have; the expected answer is a single `-32600` Invalid Request error. A
+    warning, once per batch: the spec removed the feature but names no required answer.
 
     ## Bad
     ```jsonl protocol=2025-06-18
@@ -28,20 +29,14 @@ class BatchUnsupported(TrafficRule):
     """
 
     code = "MCP620"
-    senders = frozenset({"server"})  # check_record judges responses only
     name = "batch-unsupported"
     category = "protocol"
-    severity = Severity.ERROR
-    versions = versions.ALL - {versions.V2025_03_26}
+    severity = Severity.WARNING
+    versions = versions.since(versions.V2025_06_18)  # 2025-03-26 has batches; 2024-11-05 never forbade them
     needs = "JSON-RPC batch"
 
-    def check_record(self, record, session, ctx):
-        if record.sender == SERVER and isinstance(record.message, list):
-            yield Violation(record.base, f"Server sent a JSON-RPC batch; protocol {ctx.version} has no batches, "
-                                         "send one message per line or POST body")
-
     def check_exchange(self, exchange, session, ctx):
-        if not exchange.request.in_batch or exchange.response.in_batch or exchange.response.result is None:
+        if not exchange.request.in_batch or exchange.request.sender != CLIENT or exchange.response.result is None:
             return
         batch = exchange.request.record.base
         if session.__dict__.get("_mcp620_batch") == batch:

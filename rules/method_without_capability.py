@@ -1,10 +1,11 @@
+from mcplint import versions
 from mcplint.capture.records import CLIENT
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
 
-def _needed(method: str) -> tuple[str, str | None] | None:
-    """The server capability (and flag) a method belongs to."""
+def _needed(method: str, version: str) -> tuple[str, str | None] | None:
+    """The server capability (and flag) a method belongs to under ``version``."""
     if method in ("resources/subscribe", "resources/unsubscribe"):
         return "resources", "subscribe"
     for prefix, capability in (("tools/", "tools"), ("prompts/", "prompts"), ("resources/", "resources")):
@@ -12,8 +13,8 @@ def _needed(method: str) -> tuple[str, str | None] | None:
             return capability, None
     if method == "logging/setLevel":
         return "logging", None
-    if method == "completion/complete":
-        return "completions", None
+    if method == "completion/complete" and version != versions.V2024_11_05:
+        return "completions", None  # the capability came with 2025-03-26; before, nothing to declare
     return None
 
 
@@ -25,7 +26,8 @@ class MethodWithoutCapability(TrafficRule):
     declare the matching capability; clients look only at the declaration and never
     call `prompts/list` on a server without `prompts`. Serving the method anyway
     means the declaration is wrong: other clients will miss the feature, and the
-    mismatch often hides a server built from two configurations.
+    mismatch often hides a server built from two configurations. `completions` exists
+    from 2025-03-26; under 2024-11-05 `completion/complete` needs no capability.
 
     ## Bad
     ```jsonl
@@ -56,7 +58,7 @@ class MethodWithoutCapability(TrafficRule):
         method = exchange.method
         if exchange.request.sender != CLIENT or method is None or exchange.response.result is None:
             return
-        needed = _needed(method)
+        needed = _needed(method, ctx.version)
         capabilities = session.server_capabilities
         if needed is None or capabilities is None:
             return

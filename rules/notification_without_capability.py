@@ -1,3 +1,4 @@
+from mcplint import versions
 from mcplint.capture.records import SERVER
 from mcplint.capture.session import NOTIFICATION
 from mcplint.findings import Severity
@@ -12,6 +13,10 @@ _NEEDS = {
     "notifications/message": ("logging", None),
 }
 
+# Using only negotiated capabilities is a SHOULD up to 2025-03-26 and a MUST from 2025-06-18 (lifecycle
+# "Operation"); the flags listChanged/subscribe rest on that sentence alone, the capability itself on MUST.
+_FLAGS_MUST = versions.since(versions.V2025_06_18)
+
 
 class NotificationWithoutCapability(TrafficRule):
     """The server sends a notification its declared capabilities do not allow.
@@ -22,7 +27,8 @@ class NotificationWithoutCapability(TrafficRule):
     `resources.subscribe`, and log messages need `logging`. Clients that trust the
     declaration ignore (or reject) the rest, and the user never sees that the tool
     list changed. Judged against the capabilities of the initialize (or
-    server/discover) result.
+    server/discover) result. A missing `listChanged` or `subscribe` flag is a warning
+    before 2025-06-18, where using only negotiated capabilities was still a SHOULD.
 
     ## Bad
     ```jsonl
@@ -63,4 +69,5 @@ class NotificationWithoutCapability(TrafficRule):
                                                     f"{capability!r} capability; declare it or do not send this")
         elif flag is not None and declared.get(flag) is not True:
             yield Violation(message.ptr / "method", f"Server sent {message.method} without declaring "
-                                                    f"{capability}.{flag}; set it to true or do not send this")
+                                                    f"{capability}.{flag}; set it to true or do not send this",
+                            severity=None if ctx.version in _FLAGS_MUST else Severity.WARNING)

@@ -16,7 +16,8 @@ class RetryAfterMissing(TrafficRule):
     A rate-limited client needs to know how long to back off. Without `Retry-After` it
     either hammers the server again at once or guesses; MCP clients (and the agents behind
     them) retry tool calls automatically. Send `Retry-After: <seconds>` (or an HTTP date)
-    with every 429.
+    with every 429. Info: no MCP version requires the header; it is HTTP good practice
+    (RFC 6585 says a 429 MAY include it).
 
     ## Bad
     ```jsonl protocol=2025-11-25
@@ -36,7 +37,7 @@ class RetryAfterMissing(TrafficRule):
     name = "retry-after-missing"
     checklist = (18,)
     category = "security"
-    severity = Severity.WARNING
+    severity = Severity.INFO  # advice: no MCP version requires Retry-After
     needs = "429 or throttling response"
 
     def check_record(self, record, session, ctx):

@@ -11,7 +11,8 @@ class UnknownToolResult(UnknownToolRule):
     with a JSON-RPC error (every version's example uses -32602, "Unknown tool: …").
     Answering with a `CallToolResult`, even one with `isError: true`, tells the client
     the tool ran and failed, so the model retries a tool that does not exist instead of
-    the client refreshing its tool list. A successful result is worse still. The rule
+    the client refreshing its tool list. A successful result is worse still. A warning:
+    the spec classes the case and shows the error but does not say MUST. The rule
     judges only calls made after a complete, current tools/list (all pages, no
     `list_changed` since).
 
@@ -36,7 +37,7 @@ class UnknownToolResult(UnknownToolRule):
     name = "unknown-tool-result"
     checklist = (9,)
     category = "protocol"
-    severity = Severity.ERROR
+    severity = Severity.WARNING  # the spec shows the -32602 error as an example; it has no MUST for it
 
     def check_unknown(self, name, exchange, session, ctx):
         response = exchange.response

@@ -332,7 +332,7 @@ class _Linter:
         return Finding(
             code=rule.code,
             name=rule.name,
-            severity=self.plan.severity.get(rule.code, rule.severity),
+            severity=self.plan.severity.get(rule.code, violation.severity or rule.severity),
             message=violation.message,
             path=self.path,
             span=span,
@@ -372,7 +372,7 @@ class _Linter:
 def _moved(violation: Violation, base: Pointer) -> Violation:
     return Violation(
         Pointer((*base, *violation.pointer)), violation.message, violation.at_key,
-        tuple((Pointer((*base, *p)), m) for p, m in violation.related),
+        tuple((Pointer((*base, *p)), m) for p, m in violation.related), violation.severity,
     )
 
 
