@@ -1,9 +1,17 @@
 from mcplint.capture.envelope import readable_request_id
+from mcplint.capture.http import header, request_of
 from mcplint.capture.records import SERVER
 from mcplint.capture.session import RESPONSE
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 from mcplint.tool_fields import show
+
+
+def _origin_rejection(message, session) -> bool:
+    """A 403 to a request that names an Origin: the spec's answer to an invalid Origin, whose
+    JSON-RPC body "MAY" have no id (transports, 2025-11-25); the server judged the Origin."""
+    request = request_of(message.record, session)
+    return message.record.status == 403 and request is not None and header(request, "origin") is not None
 
 
 class ErrorIdNull(TrafficRule):
@@ -17,7 +25,8 @@ class ErrorIdNull(TrafficRule):
     tell which call failed and waits until it times out. Transport-level errors (a
     missing session id, a bad protocol-version header) are the usual offenders.
     Checked where the request is certain: the same HTTP exchange, or over stdio the
-    one request then pending.
+    one request then pending. A 403 that rejects a request's `Origin` is exempt: the
+    spec lets that body be a JSON-RPC error without an id.
 
     ## Bad
     ```jsonl protocol=2025-11-25
@@ -44,7 +53,7 @@ class ErrorIdNull(TrafficRule):
     def check_message(self, message, session, ctx):
         if message.sender != SERVER or message.kind != RESPONSE or message.id is not None:
             return
-        if "error" not in message.data:
+        if "error" not in message.data or _origin_rejection(message, session):
             return
         request_id = readable_request_id(message, session)
         if request_id is None:
