@@ -90,3 +90,23 @@ def test_mcp805_a_429_without_retry_after_is_info():
         {"from": "server", "message": {"jsonrpc": "2.0", "id": 7, "error": {"code": -32000, "message": "slow down"}},
          "http": {"status": 429, "headers": {"content-type": "application/json"}}}]
     assert _levels("MCP805", records, "2025-11-25") == [Severity.INFO]
+
+
+def _origin_exchange(origin, version, probe=None):
+    request = {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
+               "http": {"method": "POST", "url": "http://127.0.0.1:38001/mcp",
+                        "headers": {"Host": "127.0.0.1:38001", "Origin": origin, "MCP-Protocol-Version": version}}}
+    if probe:
+        request["probe"] = probe
+    return [request, {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "result": {"tools": []}},
+                      "http": {"status": 200, "headers": {"content-type": "application/json"}}}]
+
+
+@pytest.mark.parametrize("code,version,default", [
+    ("MCP821", "2025-11-25", Severity.ERROR), ("MCP822", "2025-06-18", Severity.WARNING)])
+def test_foreign_origin_is_certain_only_for_an_origin_no_server_allows(code, version, default):
+    probe = _origin_exchange("http://mcplint-probe.invalid", version, probe="foreign-origin")
+    assert _levels(code, probe, version) == [default]
+    assert _levels(code, _origin_exchange("http://attacker.invalid:8080", version), version) == [default]
+    assert _levels(code, _origin_exchange("https://app.acme.com", version), version) == [Severity.INFO]
+    assert _levels(code, _origin_exchange("http://localhost:5173", version), version) == []
