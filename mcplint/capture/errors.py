@@ -100,6 +100,62 @@ def is_transport_rejection(message, code: int | None) -> bool:
     return isinstance(status, int) and status >= 400 and code not in ANSWER_CODES
 
 
+# -- the standard code a failure calls for (checklist item 8) ----------------------------------
+
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND = -32700, -32600, -32601
+# The audit's probes (mcplint.audit.probes) tag their deliberately bad requests.
+MALFORMED_PROBE, INVALID_PROBE, UNKNOWN_METHOD_PROBE = "malformed-json", "invalid-request", "unknown-method"
+# Every request method some MCP version defines, and the namespaces they live in: a request
+# in one of these namespaces that is none of them is visibly unknown (a real client's typo),
+# while a method outside them may be the server's own extension.
+SPEC_METHODS = frozenset({
+    "initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list",
+    "resources/read", "resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get",
+    "logging/setLevel", "completion/complete", "sampling/createMessage", "roots/list", "elicitation/create",
+    "tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update", "server/discover",
+    "subscriptions/listen",
+})
+SPEC_NAMESPACES = frozenset({"tools", "resources", "prompts", "logging", "completion", "sampling", "roots",
+                             "elicitation", "tasks", "server", "subscriptions"})
+
+
+def is_unknown_method(request) -> bool:
+    """The request asks for a method that exists in no MCP version: the audit's probe, or a
+    method in a namespace the specification owns that it never defined ("tools/lists")."""
+    if request.record.probe == UNKNOWN_METHOD_PROBE:
+        return True
+    method = request.method
+    if method is None or method in SPEC_METHODS:
+        return False
+    return "/" in method and method.split("/", 1)[0] in SPEC_NAMESPACES
+
+
+def bad_request_kind(record) -> int | None:
+    """The code a client HTTP record's body calls for when it is not a usable request:
+    -32700 for text that is not JSON, -32600 for JSON that is not a valid request; None
+    for anything else. The audit's probes are known by their tags (their text is not
+    kept), a real client's by its body."""
+    if record is None:
+        return None
+    if record.probe == MALFORMED_PROBE:
+        return PARSE_ERROR
+    if record.probe == INVALID_PROBE:
+        return INVALID_REQUEST
+    if record.message is None:
+        return PARSE_ERROR if record.raw_body and record.raw_body.strip() else None
+    if isinstance(record.message, dict) and "jsonrpc" in record.message and not _valid_request(record.message):
+        return INVALID_REQUEST
+    return None
+
+
+def _valid_request(data: dict) -> bool:
+    """A JSON-RPC request or notification, or a response (the client answering the server)."""
+    if "method" in data:
+        params = data.get("params")
+        return isinstance(data["method"], str) and (params is None or isinstance(params, (dict, list)))
+    return "result" in data or "error" in data
+
+
 # -- tools/call ---------------------------------------------------------------------------------
 
 def call_result(exchange) -> dict | None:
