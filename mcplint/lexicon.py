@@ -3,6 +3,9 @@
 - ``IMPERATIVE_VERBS``: the curated verbs a tool description may start with
   (MCP211; users extend it with the rule's ``extra-verbs`` option).
 - ``imperative_of`` / ``verb_of_gerund``: "Gets" -> "get", "Fetching" -> "fetch".
+- ``opening_problem`` / ``reads_as_english``: how a description opens (MCP211), and
+  whether it is in the one language the lexicon knows.
+- ``count_words``: words in a text, also in scripts written without spaces (MCP212).
 - ``MARKETING`` / ``MarketingMatcher``: hype, overly friendly and vague phrases (MCP221).
 - ``split_words`` / ``matches_style`` / ``to_style``: identifier styles (MCP202, MCP203).
 """
@@ -194,12 +197,14 @@ def _base_verb(word: str, extra: Iterable[str]) -> str | None:
 
 
 def opening_problem(text: str, extra: Iterable[str] = ()) -> tuple[str, str, str | None] | None:
-    """Why ``text`` (a tool description) does not open with an imperative verb, as
+    """Why ``text`` (a tool description) does not open with an action verb, as
     ``(kind, what it opens with, suggested verb or None)``, or None when it does.
-    Kinds: ``preamble`` ("This tool ..."), ``third-person`` ("Gets"), ``gerund``
-    ("Getting"), ``not-verb``. Leading markup, quotes, ``[TAG]``/``(tag)``,
-    ``NOTE:``-style labels, and adverbs ("Recursively search") are skipped. A
-    template placeholder at the start ("{verb} the record") is not judged."""
+    Kinds: ``preamble`` ("This tool ..."), ``gerund`` ("Getting"), ``not-verb``.
+    An imperative ("Get") and a third-person form ("Gets", "Fetches") are both
+    action verbs. Leading markup, quotes, ``[TAG]``/``(tag)``, ``NOTE:``-style
+    labels, and adverbs ("Recursively search") are skipped. A template placeholder
+    at the start ("{verb} the record") is not judged, and neither is a text that
+    does not read as English (see ``reads_as_english``): the lexicon is English."""
     rest = text
     for _ in range(5):
         markup = _MARKUP.match(rest)
@@ -231,15 +236,104 @@ def opening_problem(text: str, extra: Iterable[str] = ()) -> tuple[str, str, str
            and _skippable(words[skipped]) and _base_verb(words[skipped + 1], extra)):
         skipped += 1
     word = words[skipped]
-    if is_verb(word, extra):
-        return None
-    base = imperative_of(word, extra)
-    if base:
-        return "third-person", word, base
+    if is_verb(word, extra) or imperative_of(word, extra):
+        return None  # "Get" and "Gets" both say what the tool does
     base = verb_of_gerund(word, extra)
     if base:
         return "gerund", word, base
+    if not reads_as_english(rest, extra):
+        return None  # another language: the English lexicon cannot judge its first word
     return "not-verb", word, None
+
+
+# -- which language a description is written in ------------------------------------
+
+# The commonest English function words: with the lexicon's verbs, the evidence that a
+# text is English.
+ENGLISH_WORDS = frozenset("""
+    a an the this that these those of to for in on at by with from into onto over under
+    about above after before between through during without within via per around across
+    against along among behind below beside beyond near off out up down and or but nor
+    not no yes if when while whether than then so as is are was were be been being it
+    its you your we our they their them he she his her which what who whom whose how
+    where why all any each every some many more most other such only also can may will
+    would should must shall could might do does did has have had using based given etc one two new current specified optional
+""".split())
+# The commonest function words of other Latin-script languages (German, French, Spanish,
+# Italian, Portuguese, Dutch) that are not English words: evidence of another language.
+FOREIGN_WORDS = frozenset("""
+    der die das den dem des ein eine einen einem einer und oder mit für von zu zum zur
+    auf aus bei nach über unter ist sind wird werden nicht alle im ins vom le la les un
+    une du et ou avec pour dans sur par est sont pas aux au ces cette el los las una
+    unos unas y o con para en del al por es son sus lo il gli di della delle dei nel
+    nella che è sono non da uma um os dos das na em é não het een van voor op met
+    niet zijn wordt naar bij uit ook
+""".split())
+_ENGLISH_SHARE = 0.25  # of the words, at least this many known to be English
+_SAMPLE_WORDS = 40
+
+
+def _latin_letter(char: str) -> bool:
+    """A letter of the Latin script (Basic Latin to Latin Extended-B, Latin Extended Additional)."""
+    code = ord(char)
+    return code < 0x250 or 0x1E00 <= code <= 0x1EFF
+
+
+def reads_as_english(text: str, extra: Iterable[str] = ()) -> bool:
+    """Whether ``text`` reads as English, the only language the verb lexicon knows.
+
+    Script first: most of its letters must be Latin (Chinese, Japanese, Korean, Thai,
+    Cyrillic, Arabic... text is not English). Then words, among the first 40: at least a
+    quarter of them must be English function words (``ENGLISH_WORDS``) or forms of a
+    lexicon verb ("alerts", "fetching"), and they must outnumber two to one the words
+    that show another language: the commonest function words of German, French, Spanish, Italian,
+    Portuguese and Dutch (``FOREIGN_WORDS``) and words with accented letters ("météo")."""
+    letters = [c for c in text[:400] if c.isalpha()]
+    if not letters or sum(map(_latin_letter, letters)) * 2 <= len(letters):
+        return False
+    words = _first_words(text, _SAMPLE_WORDS)
+    english = foreign = 0
+    for word in words:
+        lower = word.lower()
+        if not lower.isascii() or lower in FOREIGN_WORDS:
+            foreign += 1
+        elif lower in ENGLISH_WORDS or lower.rstrip("'’s") in ENGLISH_WORDS or _base_verb(lower, extra):
+            english += 1
+    return english > 2 * foreign and english >= _ENGLISH_SHARE * len(words)
+
+
+# -- counting words -------------------------------------------------------------------
+
+_WORD_TOKEN = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+# Scripts written without spaces between words, and about how many letters make a word:
+# Han and kana (a Chinese or Japanese word is mostly two characters), Thai, Lao, Khmer
+# and Burmese (about four letters; vowel signs and other marks are not counted).
+_UNSPACED = re.compile(
+    "(?P<cjk>[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+)"
+    "|(?P<sea>[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\ua9e0-\ua9ff\uaa60-\uaa7f]+)"
+)
+_LETTERS_PER_WORD = {"cjk": 2, "sea": 4}
+
+
+def count_words(text: str, enough: int | None = None) -> int:
+    """The number of words in ``text``: runs of letters and digits (with inner
+    apostrophes, dots and hyphens); a run of a script written without spaces counts
+    one word per two Han or kana characters, or per four Thai, Lao, Khmer or Burmese
+    letters, rounded to nearest, at least one (a zero-width space between such words ends a run). Counting
+    stops once ``enough`` words are found."""
+    if text.isascii() or not _UNSPACED.search(text):
+        count = 0
+        for _ in _WORD_TOKEN.finditer(text):
+            count += 1
+            if count == enough:
+                break
+        return count
+    count = 0
+    for run in _UNSPACED.finditer(text):  # (the runs hold their scripts' vowel signs and marks)
+        letters = sum(1 for c in run.group() if c.isalpha())
+        per_word = _LETTERS_PER_WORD[run.lastgroup]
+        count += max(1, (letters + per_word // 2) // per_word) if letters else 0
+    return count + count_words(_UNSPACED.sub(" ", text), None if enough is None else max(enough - count, 1))
 
 
 # -- marketing, overly friendly and vague language -----------------------------------

@@ -13,27 +13,37 @@ def _like(word: str, example: str) -> str:
 
 
 class DescriptionNotImperative(ToolRule):
-    """A tool description does not start with an imperative verb.
+    """A tool description does not start with an action verb.
 
     ## Why
-    A description that opens with the action ("Get the forecast for a city") tells a
-    model at once what calling the tool does. Third-person openings ("Gets",
-    "Returns"), gerunds ("Getting") and preambles about the tool itself ("This tool
-    …", "A tool that …", "Helps you …", "Allows you to …", "Used to …") bury the
-    action and read inconsistently next to other tools.
+    A description that opens with the action ("Get the forecast for a city", or
+    "Gets the forecast for a city") tells a model at once what calling the tool
+    does. Gerunds ("Getting"), noun phrases ("Weather alerts for a state") and
+    preambles about the tool itself ("This tool …", "A tool that …", "Helps you …",
+    "Allows you to …", "Used to …") bury the action.
 
-    The first word is looked up in a curated lexicon of several hundred verbs;
-    leading markup, quotes, `[TAGS]`, labels such as `DEPRECATED:` and adverbs
-    ("Recursively search …") are skipped, and a description that opens with a
-    template placeholder (`{verb} the record`) is not judged. A verb missing from
-    the lexicon can be added with the `extra-verbs` option. Only tool descriptions
-    are checked: parameter descriptions are naturally noun phrases ("Path of the
-    file"). Missing descriptions are reported by MCP210.
+    The first word is looked up in a curated lexicon of several hundred English verbs,
+    in the imperative or the third person ("Fetch", "Fetches"); leading markup,
+    quotes, `[TAGS]`, labels such as `DEPRECATED:` and adverbs ("Recursively search
+    …") are skipped, and a description that opens with a template placeholder
+    (`{verb} the record`) is not judged. A verb missing from the lexicon can be added
+    with the `extra-verbs` option.
+
+    The lexicon is English, so a description in another language is not judged. A
+    description counts as English when most of its letters are Latin (Chinese,
+    Japanese, Korean, Thai or Cyrillic text is not), at least a quarter of its first
+    40 words are English function words ("the", "for", "with") or forms of lexicon
+    verbs, and these outnumber two to one the signs of another language: the
+    commonest function words of German, French, Spanish, Italian, Portuguese and
+    Dutch ("die", "une", "para") and words with accented letters.
+
+    Only tool descriptions are checked: parameter descriptions are naturally noun
+    phrases ("Path of the file"). Missing descriptions are reported by MCP210.
 
     ## Bad
     ```json
     {"tools": [
-      {"name": "get_forecast", "description": "Gets the weather forecast for a city.", "inputSchema": {"type": "object"}},
+      {"name": "get_forecast", "description": "Getting the weather forecast for a city.", "inputSchema": {"type": "object"}},
       {"name": "search_docs", "description": "This tool searches the documentation.", "inputSchema": {"type": "object"}},
       {"name": "weather", "description": "Weather alerts for a US state.", "inputSchema": {"type": "object"}}
     ]}
@@ -43,6 +53,8 @@ class DescriptionNotImperative(ToolRule):
     ```json
     {"tools": [
       {"name": "get_forecast", "description": "Get the weather forecast for a city.", "inputSchema": {"type": "object"}},
+      {"name": "fetch_page", "description": "Fetches a web page and returns it as Markdown.", "inputSchema": {"type": "object"}},
+      {"name": "wetter", "description": "Ruft die Wettervorhersage für eine Stadt ab.", "inputSchema": {"type": "object"}},
       {"name": "search_docs", "description": "Recursively search the documentation for a phrase.", "inputSchema": {"type": "object"}},
       {"name": "read_file", "description": "DEPRECATED: Use read_text_file instead.", "inputSchema": {"type": "object"}}
     ]}
@@ -70,13 +82,13 @@ class DescriptionNotImperative(ToolRule):
         if kind == "preamble":
             example = f", e.g. '{verb.capitalize()} …'" if verb else ""
             message = (f"Description opens with '{opening}', which talks about the tool instead of "
-                       f"saying what it does; start with an imperative verb{example}")
-        elif kind in ("third-person", "gerund"):
+                       f"saying what it does; start with an action verb{example}")
+        elif kind == "gerund":
             message = f"Description starts with '{opening}'; use the imperative '{_like(verb, opening)}'"
         else:
             hint = ""
             if opening.lower() not in NON_VERB_OPENERS and opening.isalpha():
                 hint = f", or add '{opening.lower()}' to extra-verbs if it is a verb"
-            message = (f"Description starts with '{opening}', not an imperative verb; start with what "
+            message = (f"Description starts with '{opening}', not an action verb; start with what "
                        f"the tool does, e.g. 'Get …' or 'Create …'{hint}")
         yield Violation(ptr / "description", message)

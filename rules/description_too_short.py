@@ -1,9 +1,6 @@
-import re
-
 from mcplint.findings import Severity
+from mcplint.lexicon import count_words
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
-
-_WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 
 
 class DescriptionTooShort(ToolRule):
@@ -14,6 +11,12 @@ class DescriptionTooShort(ToolRule):
     tool's name. A model choosing between tools needs to know what the tool acts on,
     what it returns, and when to use it. The threshold is the `min-words` option
     (default 3).
+
+    Words are runs of letters and digits. Chinese, Japanese, Thai, Lao, Khmer and
+    Burmese are written without spaces between words, so there a run counts one
+    word per two Han or kana characters, or per about four Thai, Lao, Khmer or
+    Burmese letters (a zero-width space between words splits them): "获取指定城市的天气预报"
+    is six words, "搜索" one.
 
     Only tool descriptions are checked: short parameter descriptions ("Target
     unit") are normal. Missing or empty descriptions are reported by MCP210.
@@ -43,13 +46,7 @@ class DescriptionTooShort(ToolRule):
         if not isinstance(text, str) or not text.strip():
             return
         minimum = ctx.options.min_words
-        seen = 0
-        for token in text.split():
-            if _WORD.search(token):
-                seen += 1
-                if seen >= minimum:
-                    return  # enough words: stop counting early
-        count = len(_WORD.findall(text))
+        count = count_words(text, enough=minimum)  # stops counting once there are enough
         if count < minimum:
             words = "word" if count == 1 else "words"
             yield Violation(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mcplint.lexicon import (
-    IMPERATIVE_VERBS, MarketingMatcher, imperative_of, is_verb, matches_style, opening_problem,
+    IMPERATIVE_VERBS, MarketingMatcher, count_words, imperative_of, is_verb, matches_style, opening_problem,
+    reads_as_english,
     split_words, to_style, verb_of_gerund,
 )
 
@@ -60,7 +61,10 @@ def test_verb_of_gerund(word, base):
     ("DEPRECATED: Use read_text_file instead.", None),
     ("Recursively search for files", None),
     ("{verb} the record", None),
-    ("Gets the weather", ("third-person", "Gets", "get")),
+    ("Gets the weather", None),  # the third person is an action verb too
+    ("Fetches a page and returns it", None),
+    ("Ruft das Wetter für eine Stadt ab", None),  # not English: not judged
+    ("天気予報を取得します", None),
     ("Fetching data", ("gerund", "Fetching", "fetch")),
     ("This tool searches files", ("preamble", "This tool", "search")),
     ("A tool that lists users", ("preamble", "A tool", "list")),
@@ -71,6 +75,40 @@ def test_verb_of_gerund(word, base):
 ])
 def test_opening_problem(text, expected):
     assert opening_problem(text) == expected
+
+
+@pytest.mark.parametrize("text,english", [
+    ("Weather alerts for a US state.", True),
+    ("The weather forecast for a city.", True),
+    ("Kubernetes pod logs", True),  # "logs": a form of a lexicon verb
+    ("Wrapper around the GitHub API.", True),
+    ("Ruft die aktuelle Wettervorhersage für eine Stadt ab.", False),
+    ("Erstellt ein neues Issue im Repository.", False),  # one English noun, one German article
+    ("Zoek bestanden in een map", False),  # Dutch: "in" is outnumbered
+    ("Récupère la météo actuelle pour une ville donnée.", False),
+    ("Envía un correo a un contacto", False),
+    ("获取指定城市的天气预报。", False),
+    ("Получает прогноз погоды для города.", False),
+    ("Wetter", False),  # no evidence either way: not judged
+])
+def test_reads_as_english(text, english):
+    assert reads_as_english(text) is english
+
+
+@pytest.mark.parametrize("text,count", [
+    ("Search", 1), ("List Git branches", 3), ("**Ping** — !!", 1), ("don't re-index v1.2", 3),
+    ("搜索", 1), ("搜索文件", 2), ("获取指定城市的天气预报。", 6),
+    ("ค้นหาไฟล์", 2),  # Thai vowel signs and marks are not letters of their own
+    ("ស្វែងរក\u200bឯកសារ", 2),  # Khmer words split by ZWSP
+    ("GitHub上的issue", 3), ("도시의 날씨 예보를", 3),
+])
+def test_count_words(text, count):
+    assert count_words(text) == count
+
+
+def test_count_words_stops_at_enough():
+    assert count_words("one two three four five", enough=3) == 3
+    assert count_words("获取指定城市的天气预报 and more words", enough=3) >= 3
 
 
 @pytest.mark.parametrize("text,kinds", [
