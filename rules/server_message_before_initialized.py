@@ -1,6 +1,8 @@
 from mcplint import versions
+from mcplint.capture.http import request_of
 from mcplint.capture.records import SERVER
 from mcplint.capture.session import NOTIFICATION, REQUEST
+from mcplint.capture.session_start import hold, in_unseen_session, released
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -15,7 +17,8 @@ class ServerMessageBeforeInitialized(TrafficRule):
     it is ready for normal operation. Until then the server should send nothing but
     `ping` and log messages: a `sampling/createMessage`, `roots/list` or a
     list-changed notification can arrive before the client has finished setting up
-    and be lost or rejected.
+    and be lost or rejected. A capture may begin mid-session: a message with no
+    `initialize` before it is judged only if one comes later in the capture.
 
     ## Bad
     ```jsonl
@@ -50,6 +53,13 @@ class ServerMessageBeforeInitialized(TrafficRule):
         if message.method in _ALLOWED:
             return
         what = "request" if message.kind == REQUEST else "notification"
-        yield Violation(message.ptr / "method" if message.method else message.ptr,
-                        f"Server sent the {what} {message.method!r} before notifications/initialized; "
-                        "send only ping and log messages until the client has initialized")
+        violation = Violation(message.ptr / "method" if message.method else message.ptr,
+                              f"Server sent the {what} {message.method!r} before notifications/initialized; "
+                              "send only ping and log messages until the client has initialized")
+        if session.initialize is not None:
+            yield violation  # between the initialize result and notifications/initialized
+        elif not in_unseen_session(request_of(message.record, session)):
+            hold(session, self.code, violation)
+
+    def check_session(self, session, ctx):
+        yield from released(session, self.code)
