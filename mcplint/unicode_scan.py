@@ -6,7 +6,12 @@ sequences and other control characters. Legitimate uses stay silent: a ZWJ or
 ZWNJ between two non-ASCII letters or emoji (Indic and Arabic orthography, 👨‍👩‍👧),
 a single variation selector (❤️, #️⃣), a subdivision flag (🏴 + tags + cancel tag),
 LRM/RLM/ALM in text that contains right-to-left letters, CRLF line ends, tab
-and newline. Clean text costs one regex search.
+and newline; and in prose (not in identifiers such as a tool name) a single zero-width
+space between two Thai, Lao, Khmer or Burmese characters (those scripts put no spaces
+between words and use ZWSP to mark where a line may break) and a single soft hyphen
+between two letters ("co\u00adoperate": a hyphenation point). A ZWSP between Latin
+letters ("e\u200bmail"), a run of them, or one next to a space still counts. Clean
+text costs one regex search.
 """
 
 from __future__ import annotations
@@ -97,8 +102,9 @@ def may_hide_in(text: str) -> bool:
     return _CANDIDATE.search(text) is not None
 
 
-def find_hidden(text: str) -> list[Hidden]:
-    """Every hidden character or run in ``text``, in order."""
+def find_hidden(text: str, prose: bool = True) -> list[Hidden]:
+    """Every hidden character or run in ``text``, in order. ``prose=False`` for an
+    identifier (a tool name): no word-break or hyphenation character belongs there."""
     if _CANDIDATE.search(text) is None:
         return []
     found: list[Hidden] = []
@@ -147,7 +153,8 @@ def find_hidden(text: str) -> list[Hidden]:
         elif cp in _BIDI_CONTROLS:
             found.append(Hidden(i, char, "bidi"))
         elif cp in _INVISIBLE:
-            found.append(Hidden(i, char, "invisible"))
+            if not (prose and _breaks_words(text, i, cp)):
+                found.append(Hidden(i, char, "invisible"))
         i += 1
     return found
 
@@ -226,6 +233,27 @@ def _is_flag_tag_sequence(text: str, start: int, run: str) -> bool:
         start > 0 and text[start - 1] == _BLACK_FLAG and run.endswith(_CANCEL_TAG)
         and 2 <= len(body) <= 7 and all(0xE0030 <= ord(c) <= 0xE007A for c in body)
     )
+
+
+# Scripts written without spaces between words, where ZWSP marks word breaks: Thai, Lao,
+# Myanmar (and its extensions), Khmer (and Khmer Symbols). Not U+17B4/U+17B5, Khmer's own
+# invisible vowels.
+_ZWSP_SCRIPTS = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17b3\u17b6-\u17ff\u19e0-\u19ff"
+                           "\ua9e0-\ua9ff\uaa60-\uaa7f]")
+
+
+def _breaks_words(text: str, index: int, cp: int) -> bool:
+    """A ZWSP between two characters of a script that uses it between words, or a soft
+    hyphen between two letters (or combining marks): ordinary text, not hidden content.
+    A run of either fails the test: its neighbour is not a letter."""
+    if index == 0 or index + 1 >= len(text):
+        return False
+    before, after = text[index - 1], text[index + 1]
+    if cp == 0x200B:
+        return _ZWSP_SCRIPTS.match(before) is not None and _ZWSP_SCRIPTS.match(after) is not None
+    if cp == 0x00AD:
+        return unicodedata.category(before)[0] in "LM" and unicodedata.category(after)[0] in "LM"
+    return False
 
 
 def _joinable(text: str, index: int) -> bool:

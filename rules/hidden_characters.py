@@ -18,7 +18,15 @@ class HiddenCharacters(ToolRule):
     titles and descriptions of its parameters. Not reported: a ZWJ/ZWNJ between two
     non-ASCII letters or emoji (👨‍👩‍👧, Persian and Indic text), a single variation
     selector (❤️), subdivision flags (🏴󠁧󠁢󠁳󠁣󠁴󠁿), LRM/RLM in text with right-to-left
-    letters, tabs, newlines and CRLF.
+    letters, tabs, newlines and CRLF. Nor, except in the tool's name (an identifier):
+    a single zero-width space between two Thai, Lao, Khmer or Burmese characters
+    (scripts written without spaces, where ZWSP marks the breaks between words) and a
+    single soft hyphen between two letters ("co\u00adoperate", a hyphenation point).
+
+    Judged by context, the rest is always reported: tag characters, bidi controls
+    (and LRM/RLM without right-to-left letters), a ZWSP or joiner between Latin letters
+    ("e\u200bmail") or next to a space or punctuation, runs of zero-width characters or
+    soft hyphens, and control characters.
 
     ## Bad
     ```json
@@ -42,6 +50,11 @@ class HiddenCharacters(ToolRule):
     {"tools": [{"name": "family_photos", "description": "Find photos tagged 👨‍👩‍👧 or ❤️.",
                 "inputSchema": {"type": "object"}}]}
     ```
+
+    ```json
+    {"tools": [{"name": "find_files", "description": "ค้นหา\u200bไฟล์\u200bใน\u200bโฟลเดอร์ (co\u00adoperate)",
+                "inputSchema": {"type": "object"}}]}
+    ```
     """
 
     code = "MCP401"
@@ -59,7 +72,7 @@ class HiddenCharacters(ToolRule):
         if not may_hide_in(joined_texts(ctx.doc, ptr, tool)):  # most tools: no need to walk their texts
             return
         for text_ptr, what, text in ctx.doc.texts(ptr, tool):
-            hidden = find_hidden(text)
+            hidden = find_hidden(text, prose=what != "name")  # a name is an identifier, not prose
             if not hidden:
                 continue
             first = hidden[0]

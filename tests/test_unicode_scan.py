@@ -14,7 +14,14 @@ SCOTLAND = "\U0001F3F4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U0
     ("pass\u200bword", 4, "invisible", 0x200B),
     ("\ufeffGet the time", 0, "invisible", 0xFEFF),
     ("Get\u2060time", 3, "invisible", 0x2060),
-    ("soft\u00adhyphen", 4, "invisible", 0x00AD),
+    ("soft\u00ad hyphen", 4, "invisible", 0x00AD),  # not between two letters
+    ("co\u00ad\u00adoperate", 2, "invisible", 0x00AD),  # a run of soft hyphens
+    ("\u00adstart", 0, "invisible", 0x00AD),
+    ("e\u200bmail", 1, "invisible", 0x200B),  # ZWSP between Latin letters
+    ("ไฟล์\u200b\u200bใน", 4, "invisible", 0x200B),  # a run of ZWSP, even in Thai
+    ("ไฟล์\u200b in", 4, "invisible", 0x200B),  # next to a space
+    ("file\u200bไฟล์", 4, "invisible", 0x200B),  # Latin on one side
+    ("ក\u200b\u17b4", 1, "invisible", 0x200B),  # next to a Khmer invisible vowel, itself reported
     ("a\u200db", 1, "zero-width joiner", 0x200D),
     ("a\u200cb", 1, "zero-width joiner", 0x200C),
     ("\u200dleading", 0, "zero-width joiner", 0x200D),
@@ -43,6 +50,11 @@ def test_hidden(text, index, kind, first):
     "क्‍ष",  # Devanagari ZWJ
     "שלום\u200f 123 and \u200eabc",  # marks in text with right-to-left letters
     "漢\U000E0100字",  # one ideographic variation selector
+    "ค้นหา\u200bไฟล์\u200bใน\u200bโฟลเดอร์",  # Thai: ZWSP marks word breaks
+    "ຄົ້ນຫາ\u200bໄຟລ໌",  # Lao
+    "ស្វែងរក\u200bឯកសារ",  # Khmer
+    "ဖိုင်\u200bများ\u200bကို\u200bရှာ",  # Burmese, ZWSP after a combining mark
+    "co\u00adoperate, Donau\u00addampf\u00adschiff, aujour\u00add'hui",  # hyphenation points
     "",
     "plain ASCII " * 100,
 ])
@@ -83,6 +95,13 @@ def test_ansi_sequences_are_one_finding_each(text, sequence):
 def test_lone_escape_is_a_control_character():
     (hidden,) = find_hidden("a\x1b")
     assert hidden.kind == "control" and hidden.label == "U+001B ESCAPE"
+
+
+def test_word_breaks_are_hidden_in_identifiers():
+    """A tool name is no prose: "get\u00adweather" shows as "getweather"."""
+    assert [h.index for h in find_hidden("get\u00adweather", prose=False)] == [3]
+    assert [h.index for h in find_hidden("ไฟล์\u200bใน", prose=False)] == [4]
+    assert find_hidden("get\u00adweather") == [] and find_hidden("ไฟล์\u200bใน") == []
 
 
 def test_every_occurrence_is_reported_in_order():
