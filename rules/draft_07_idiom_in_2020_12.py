@@ -9,6 +9,9 @@ _ADVICE = {
     "additionalItems": "2020-12 ignores it; use 'prefixItems' for the fixed part and 'items' for the rest",
 }
 
+# `#/definitions/X` is a JSON Pointer that resolves in 2020-12 too: only a note.
+_STILL_WORKS = {"definitions": Severity.INFO}
+
 
 class Draft07IdiomIn202012(Rule):
     """A 2020-12 schema uses a draft-07 keyword that 2020-12 renamed or dropped.
@@ -16,8 +19,10 @@ class Draft07IdiomIn202012(Rule):
     ## Why
     A schema without `$schema` is JSON Schema 2020-12 from protocol 2025-11-25 on.
     Keywords carried over from draft-07 then mean something else or nothing:
-    `additionalItems` is ignored, and `definitions` and `dependencies` survive
-    only as deprecated compatibility keywords that validators may not honour.
+    `additionalItems` is ignored, and `dependencies` survives only as a deprecated
+    compatibility keyword that validators may not honour. `definitions` still
+    works (a `#/definitions/...` ref is a plain JSON Pointer in 2020-12), so it is
+    only a note (info).
     Either rewrite them in 2020-12 terms or declare
     `"$schema": "http://json-schema.org/draft-07/schema#"`. Array-form `items` is
     invalid in 2020-12 and reported by MCP320. Schemas linted at earlier protocol
@@ -57,5 +62,5 @@ class Draft07IdiomIn202012(Rule):
             for path, keyword in entry.facts.idioms:
                 yield Violation(
                     entry.at(path), f"'{keyword}' is a draft-07 keyword in a 2020-12 schema; {_ADVICE[keyword]}",
-                    at_key=True,
+                    at_key=True, severity=_STILL_WORKS.get(keyword),
                 )

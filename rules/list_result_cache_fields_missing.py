@@ -22,7 +22,8 @@ class ListResultCacheFieldsMissing(Rule):
     (`ttlMs`, an integer number of milliseconds, 0 or more) and by whom (`cacheScope`:
     `"public"` or `"private"`). A client must reject a result it cannot classify, and
     without the cache fields a shared gateway cannot tell whether the list may be
-    served to other users. Only tools/list results (or responses wrapping one) are
+    served to other users. The 2026-07-28 schema lists all three as required, so
+    a result without them is invalid (error). Only tools/list results (or responses wrapping one) are
     checked; a bare array of tools has no result object. (Results without
     `resultType` are linted at 2025-11-25 unless `--protocol-version` says otherwise.)
 
@@ -41,7 +42,7 @@ class ListResultCacheFieldsMissing(Rule):
     code = "MCP109"
     name = "list-result-cache-fields-missing"
     category = "protocol"
-    severity = Severity.WARNING
+    severity = Severity.ERROR  # the 2026-07-28 schema requires all three
     versions = versions.since(versions.V2026_07_28)
 
     def check(self, doc, ctx):

@@ -17,6 +17,8 @@ class RequiredPropertyUndefined(Rule):
     `allOf`/`anyOf`/`oneOf` branches, `then`/`else` or a local `$ref` count as
     defined; a schema whose `additionalProperties` is itself a schema (a map)
     is left alone. Checked in `inputSchema` and `outputSchema`, at every level.
+    Such a schema is still valid JSON Schema and the spec says nothing against it,
+    so this is a warning (checklist item 5), not an error.
 
     ## Bad
     ```json
@@ -35,7 +37,7 @@ class RequiredPropertyUndefined(Rule):
     name = "required-property-undefined"
     checklist = (5,)
     category = "schema"
-    severity = Severity.ERROR
+    severity = Severity.WARNING  # valid JSON Schema; a defect of the tool, not of the protocol
 
     def check(self, doc, ctx):
         for entry in tool_schemas(doc, ctx.version):

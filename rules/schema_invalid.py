@@ -1,3 +1,4 @@
+from mcplint import versions
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
 from mcplint.schema_dialects import LENIENT, UNKNOWN, metaschema_error, show
@@ -8,13 +9,16 @@ class SchemaInvalid(Rule):
     """An `inputSchema` or `outputSchema` is not a valid JSON Schema in its dialect.
 
     ## Why
-    From 2025-11-25 every tool schema must be valid under its declared dialect
-    (`$schema`) or, without one, under JSON Schema 2020-12; an unsupported
-    `$schema` must make clients fail with an error. Earlier versions name no
-    dialect (the protocol's own schema is draft-07), so there a schema without
-    `$schema` passes when it is valid under draft-07 or 2020-12. An invalid
-    schema breaks argument validation in clients, which then reject the tool
-    or every call to it. Draft-07 `$schema` declarations (as the TypeScript SDK
+    From 2025-11-25 a tool schema must be valid under its declared dialect
+    (`$schema`) or, without one, under JSON Schema 2020-12, and an unsupported
+    `$schema` makes clients fail with an error. Earlier versions name no
+    dialect and say nothing about schema validity, so the rule is checked from
+    2025-11-25 on. It is a warning: the requirement is on the schema's author,
+    and clients differ widely in what they accept (most validate arguments
+    loosely or not at all), so mcplint's meta-validation predicts trouble rather
+    than a protocol failure. An invalid
+    schema can break argument validation in clients, which then reject the
+    tool or every call to it. Draft-07 `$schema` declarations (as the TypeScript SDK
     emits) are honoured. Array-form `items` under 2020-12 is reported here,
     because 2020-12 only allows a schema there.
 
@@ -45,7 +49,8 @@ class SchemaInvalid(Rule):
     name = "schema-invalid"
     checklist = (6,)
     category = "schema"
-    severity = Severity.ERROR
+    severity = Severity.WARNING  # see Why: clients differ on what they reject
+    versions = versions.since(versions.V2025_11_25)
 
     def check(self, doc, ctx):
         for entry in tool_schemas(doc, ctx.version):
