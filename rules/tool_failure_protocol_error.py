@@ -13,15 +13,17 @@ class ToolFailureProtocolError(TrafficRule):
     client hands that text to the model, which can correct itself or tell the user. A
     JSON-RPC error is for the protocol layer (unknown tool, malformed request) and is
     usually shown to nobody but the client's log. Invalid arguments (-32602) are judged
-    by MCP708; method-not-found (tasks), transport rejections and URL-elicitation
-    requests are protocol errors and are not reported.
+    by MCP708; method-not-found (tasks), internal errors (-32603: the spec lists "server
+    errors" among the protocol errors), transport rejections and URL-elicitation
+    requests are protocol errors and are not reported. What is left is a tool's own
+    failure under a server-defined code (-32000 and the like, or any other number).
 
     ## Bad
     ```jsonl protocol=2025-06-18
     {"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}}
     {"from": "server", "message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "get_current_time", "inputSchema": {"type": "object", "properties": {"timezone": {"type": "string"}}}}]}}}
     {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_current_time", "arguments": {"timezone": "Mars/Olympus_Mons"}}}}
-    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "error": {"code": -32603, "message": "Invalid timezone: 'No time zone found with key Mars/Olympus_Mons'"}}}
+    {"from": "server", "message": {"jsonrpc": "2.0", "id": 3, "error": {"code": -32000, "message": "Invalid timezone: 'No time zone found with key Mars/Olympus_Mons'"}}}
     ```
 
     ## Good
@@ -55,8 +57,8 @@ class ToolFailureProtocolError(TrafficRule):
         if code is None or is_transport_rejection(response, code):
             return
         session.assess(self)
-        if code in (-32601, -32602) or (code == URL_ELICITATION_REQUIRED and ctx.version == versions.V2025_11_25):
-            return
+        if code in (-32601, -32602, -32603) or (code == URL_ELICITATION_REQUIRED and ctx.version == versions.V2025_11_25):
+            return  # -32603: the tools page lists "server errors" among the protocol errors
         yield Violation(response.ptr / "error",
                         f"tool {exchange.tool_name!r} failed with JSON-RPC error {code}; report failures inside "
                         "a tool as a result with isError: true so the model sees what went wrong",
