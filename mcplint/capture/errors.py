@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from mcplint.rule import TrafficRule, Violation
 
+import json
 import re
 from typing import Any
 
@@ -154,6 +155,35 @@ def _valid_request(data: dict) -> bool:
         params = data.get("params")
         return isinstance(data["method"], str) and (params is None or isinstance(params, (dict, list)))
     return "result" in data or "error" in data
+
+
+ERROR_STATUSES = frozenset(range(400, 600))
+
+
+def error_page(record) -> str | None:
+    """The body of a server's HTTP error that is not JSON (an HTML or plain-text page), else None."""
+    body = record.raw_body
+    if record.message is not None or not body or not body.strip():
+        return None
+    try:
+        json.loads(body)
+    except (ValueError, RecursionError):
+        return body
+    return None  # a JSON body that is not JSON-RPC (an OAuth error): not a page
+
+
+def page_kind(record, body: str) -> str:
+    media = (record.header("content-type") or "").split(";", 1)[0].strip().lower()
+    if media == "text/html" or body.lstrip()[:1] == "<":
+        return "an HTML page"
+    return "a plain-text page" if media in ("", "text/plain") else f"a {media} body"
+
+
+def page_pointer(record):
+    """Where an error page's text is: a HAR response's content text, a transcript line's "raw"."""
+    if record.base and record.base[-1] == "message":
+        return record.line_pointer / "raw"
+    return record.base  # a HAR record's base is its response's content text
 
 
 # -- tools/call ---------------------------------------------------------------------------------

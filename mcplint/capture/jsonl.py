@@ -120,6 +120,8 @@ def to_record(index: int, value) -> Record:
         if isinstance(value.get("probe"), str):
             record.probe = value["probe"]
         status = record.status
+        if status is not None and status >= 400 and record.message is None and isinstance(value.get("raw"), str):
+            record.raw_body = value["raw"]  # an error page `mcplint audit --record` kept (as a HAR keeps it)
         if status is not None and status >= 400 and record.message is not None and not is_jsonrpc(record.message):
             # An HTTP error's own JSON body (OAuth's {"error": "invalid_token"}), not JSON-RPC.
             record.raw_body, record.message = json.dumps(record.message), None
