@@ -158,8 +158,8 @@ def test_paths_are_relative_to_the_working_directory_even_through_symlinks(tmp_p
 
 def test_fingerprints_survive_reformatting_and_moving_tools(tmp_path):
     tools = [
-        {"name": "get_user", "description": "Gets a user.", "inputSchema": {"type": "object"}},
-        {"name": "list_users", "description": "Lists users.", "inputSchema": {"type": "object"}},
+        {"name": "get_user", "description": "Getting a user.", "inputSchema": {"type": "object"}},
+        {"name": "list_users", "description": "Listing users.", "inputSchema": {"type": "object"}},
     ]
     path = tmp_path / "tools.json"
     prints = []
@@ -168,6 +168,6 @@ def test_fingerprints_survive_reformatting_and_moving_tools(tmp_path):
         proc = run_mcplint("check", str(path), "-f", "json", "--select", "MCP211")
         prints.append(sorted(f["fingerprint"] for f in findings_of(proc)))
     assert len(prints[0]) == 2 and prints[0] == prints[1]
-    path.write_text(json.dumps({"tools": [tools[0] | {"description": "Fetches a user."}, tools[1]]}))
+    path.write_text(json.dumps({"tools": [tools[0] | {"description": "Fetching a user."}, tools[1]]}))
     changed = sorted(f["fingerprint"] for f in findings_of(run_mcplint("check", str(path), "-f", "json", "--select", "MCP211")))
     assert len(set(changed) & set(prints[0])) == 1  # the edited description is a new finding
