@@ -1,5 +1,6 @@
 from mcplint.capture.outputs import output_texts, tool_answer
 from mcplint.findings import Severity
+from mcplint.output_purpose import returns_credential
 from mcplint.rule import TrafficRule, Violation
 from mcplint.secrets import find_secrets, may_hold_secret
 
@@ -20,6 +21,9 @@ class ToolOutputSecret(TrafficRule):
     webhooks and signed JWTs. Each pattern needs the credential's own prefix or
     structure, so UUIDs, hashes and base64 images are not reported, nor are the
     vendors' documented example keys. The message shows only the first characters.
+    A tool whose name says it hands out a credential (`create_api_key`,
+    `get_access_token`, `rotate_secret`, `login`) is doing its job, not leaking;
+    one that is only about a credential (`get_token_status`) is still checked.
 
     ## Bad
     ```jsonl protocol=2025-11-25
@@ -46,6 +50,8 @@ class ToolOutputSecret(TrafficRule):
         if answer is None:
             return
         session.assess(self)
+        if returns_credential(exchange.tool_name):
+            return  # its purpose: a credential is the answer, not a leak
         reported: set[str] = set()
         for ptr, what, text in output_texts(answer):
             if not may_hold_secret(text):

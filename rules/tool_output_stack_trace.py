@@ -1,5 +1,6 @@
 from mcplint.capture.outputs import find_stack_trace, is_error_output, output_texts, quoted, tool_answer
 from mcplint.findings import Severity
+from mcplint.output_purpose import returns_traces
 from mcplint.rule import TrafficRule, Violation
 
 
@@ -16,7 +17,10 @@ class ToolOutputStackTrace(TrafficRule):
     Recognised: Python tracebacks, JavaScript (`at fn (file.js:1:2)`), Java and other
     JVM frames, Go goroutine dumps, .NET and Ruby traces. Stack traces in error
     answers (JSON-RPC errors and `isError` results) are reported by the error-message
-    rule of checklist item 10, not here.
+    rule of checklist item 10, not here. Neither are the results of tools whose name
+    says they return a test, CI or other log (`run_tests`, `get_job_logs`,
+    `get_workflow_run_logs`, `get_crash_report`): a failing test's traceback is
+    their output, not a leak of the server's own code.
 
     ## Bad
     ```jsonl protocol=2025-11-25
@@ -45,6 +49,8 @@ class ToolOutputStackTrace(TrafficRule):
         session.assess(self)
         if is_error_output(answer):
             return  # checklist item 10's error-message rule judges error texts
+        if returns_traces(exchange.tool_name):
+            return  # a test or CI log: the traces are what was asked for
         reported: set[str] = set()
         for ptr, what, text in output_texts(answer):
             found = find_stack_trace(text)

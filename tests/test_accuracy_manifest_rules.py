@@ -96,3 +96,15 @@ def test_mcp410_sending_is_additive(name):
     tool = {"name": name, "inputSchema": {"type": "object"},
             "annotations": {"readOnlyHint": False, "destructiveHint": False, "openWorldHint": True}}
     assert lint_text(json.dumps({"tools": [tool]}), select=["MCP410"]) == []
+
+
+@pytest.mark.parametrize("name,credential,traces", [
+    ("create_api_key", True, False), ("getGithubAccessToken", True, False), ("vault_read_secret", True, False),
+    ("get_token_status", False, False), ("list_key_scopes", False, False), ("get_weather", False, False),
+    ("run_tests", False, True), ("get_workflow_run_logs", False, True), ("get_job_logs", False, True),
+    ("query", False, False), (None, False, False),
+])
+def test_output_purpose_from_the_tool_name(name, credential, traces):
+    from mcplint.output_purpose import returns_credential, returns_traces
+
+    assert (returns_credential(name), returns_traces(name)) == (credential, traces)
