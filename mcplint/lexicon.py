@@ -333,6 +333,8 @@ def count_words(text: str, enough: int | None = None) -> int:
         letters = sum(1 for c in run.group() if c.isalpha())
         per_word = _LETTERS_PER_WORD[run.lastgroup]
         count += max(1, (letters + per_word // 2) // per_word) if letters else 0
+        if enough is not None and count >= enough:
+            return count  # a long text need not be scanned to its end
     return count + count_words(_UNSPACED.sub(" ", text), None if enough is None else max(enough - count, 1))
 
 
