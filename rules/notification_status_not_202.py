@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.http import first_of_response, has_body, is_success, kinds, only_notifications_or_responses
+from mcplint.capture.legacy_sse import is_http_sse_post
 from mcplint.capture.session import NOTIFICATION
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
@@ -13,7 +14,10 @@ class NotificationStatusNot202(TrafficRule):
     such as `notifications/initialized`, or a response to a server request): 202 Accepted,
     with no body. Clients wait for a JSON-RPC answer after a 200 with a body, or treat the
     body as garbage; a notification has nothing to answer. (Rejecting it with a 4xx is
-    allowed.)
+    allowed.) POSTs of the older HTTP+SSE transport, which servers may still offer next
+    to Streamable HTTP, are not judged: their endpoint answers every POST 202 with a
+    short text (it is announced in an `endpoint` event; the SDKs' `/messages?sessionId=…`
+    is how a capture shows it).
 
     ## Bad
     ```jsonl protocol=2025-11-25
@@ -39,6 +43,8 @@ class NotificationStatusNot202(TrafficRule):
         request = first_of_response(record, session)
         if request is None or request.method != "POST" or not is_success(record.status):
             return
+        if is_http_sse_post(request):
+            return  # HTTP+SSE: every POST is answered 202, the response comes on the GET stream
         if not only_notifications_or_responses(request):
             return
         what = "a notification" if NOTIFICATION in kinds(request.message) else "a response"

@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.http import carries_request, first_of_response, has_body, header, is_success, media_type
+from mcplint.capture.legacy_sse import is_http_sse_post
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -14,7 +15,11 @@ class RequestResponseContentTypeInvalid(TrafficRule):
     `Content-Type: application/json` (one JSON object) or `text/event-stream` (an SSE
     stream that ends with the response). Clients dispatch on the content type; anything
     else (`text/html`, `text/plain`, no type at all, or a bodiless 202) leaves the request
-    unanswered. Error statuses may carry other bodies (a plain-text 403 is fine).
+    unanswered. Error statuses may carry other bodies (a plain-text 403 is fine). POSTs of
+    the older HTTP+SSE transport, which servers may still offer next to Streamable HTTP,
+    are not judged: there every POST is answered 202 and the response comes on the GET
+    stream (its endpoint, announced in an `endpoint` event, is the SDKs'
+    `/messages?sessionId=…`, which is how a capture shows it).
 
     ## Bad
     ```jsonl protocol=2025-11-25
@@ -40,6 +45,8 @@ class RequestResponseContentTypeInvalid(TrafficRule):
         request = first_of_response(record, session)
         if request is None or request.method != "POST" or not is_success(record.status) or not carries_request(request):
             return
+        if is_http_sse_post(request):
+            return  # HTTP+SSE: every POST is answered 202, the response comes on the GET stream
         content_type = header(record, "content-type")
         if record.status == 202 or (not has_body(record) and content_type is None):
             yield Violation(

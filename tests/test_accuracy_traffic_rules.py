@@ -110,3 +110,28 @@ def test_foreign_origin_is_certain_only_for_an_origin_no_server_allows(code, ver
     assert _levels(code, _origin_exchange("http://attacker.invalid:8080", version), version) == [default]
     assert _levels(code, _origin_exchange("https://app.acme.com", version), version) == [Severity.INFO]
     assert _levels(code, _origin_exchange("http://localhost:5173", version), version) == []
+
+
+def _har_entry(url, body, status, text, mime):
+    return {"startedDateTime": "2026-11-23T12:00:00.000Z", "time": 1,
+            "request": {"method": "POST", "url": url, "httpVersion": "HTTP/1.1",
+                        "headers": [{"name": "Host", "value": "127.0.0.1:38001"},
+                                    {"name": "Content-Type", "value": "application/json"}],
+                        "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
+            "response": {"status": status, "statusText": "", "httpVersion": "HTTP/1.1",
+                         "headers": [{"name": "Content-Type", "value": mime}],
+                         "content": {"size": len(text), "mimeType": mime, "text": text}}}
+
+
+@pytest.mark.parametrize("endpoint,found", [
+    ("http://127.0.0.1:38001/messages?sessionId=5f0e2a7c-1b7d-4f7e-9a55-0c1f3b1e9d20", 0),  # HTTP+SSE
+    ("http://127.0.0.1:38001/messages/?session_id=9d1c5a0b7e3f4a2c8b6d", 0),  # the Python SDK's HTTP+SSE
+    ("http://127.0.0.1:38001/mcp", 1),  # Streamable HTTP: 202 with no body
+])
+def test_mcp815_http_sse_answers_a_notification_202_accepted_with_text(endpoint, found):
+    notification = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    har = {"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [
+        _har_entry(endpoint, notification, 202, "Accepted", "text/plain; charset=utf-8")]}}
+    findings = lint_text(json.dumps(har), "har", select=["MCP815"], version="2025-03-26")
+    assert len(findings) == found, [f.message for f in findings]
+    assert all("202 answer to a notification has a body" in f.message for f in findings)
