@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import SESSION_HEADER, header, is_success, request_of, rpc_method, session_ids
+from mcplint.capture.http import SESSION_HEADER, header, request_of, rpc_method, session_ids
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -8,13 +8,16 @@ _EARLIER_CHECKS = (401, 403, 404)
 
 
 class UnknownSessionNot404(TrafficRule):
-    """A request with an unknown or terminated Mcp-Session-Id is not answered 404.
+    """A request with a terminated Mcp-Session-Id is not answered 404.
 
     ## Why
     Up to 2025-11-25 a server that has ended a session (after DELETE, or when it expires)
     MUST answer requests carrying that session id with 404 Not Found; a 404 is the client's
     signal to start a new session with `initialize`. A 400, or serving the dead session,
-    leaves the client stuck retrying with an id that will never work again.
+    leaves the client stuck retrying with an id that will never work again. The sentence
+    is about sessions the server ended: an id it never assigned may get 400 (a missing
+    or invalid session, which is what the SDKs answer) and is not judged here. A capture
+    shows a session ended only by a successful DELETE.
 
     ## Bad
     ```jsonl
@@ -55,14 +58,11 @@ class UnknownSessionNot404(TrafficRule):
         value = header(request, SESSION_HEADER)
         if not value or rpc_method(request) == "initialize" or record.status in _EARLIER_CHECKS or record.status is None:
             return
-        if value in ids.deleted:
-            state = "terminated (DELETE succeeded)"
-        elif ids.is_unknown(value) and not is_success(record.status):
-            state = "unknown (the server never assigned it)"
-        else:
-            return
+        if value not in ids.deleted:
+            return  # 404 is required for ended sessions; for an id never assigned, 400 is as good
         yield Violation(
             record.http_pointer / "status",
-            f"Request with the {state} session id {value!r} answered {record.status}; answer 404 so the client re-initializes",
+            f"Request with the terminated (DELETE succeeded) session id {value!r} answered {record.status}; "
+            "answer 404 so the client re-initializes",
             related=((request.header_pointer(SESSION_HEADER), "the session id"),),
         )
