@@ -12,7 +12,7 @@ from mcplint import config, registry
 from mcplint.engine import Plan
 
 HANDSHAKE = '{"tools": [{"name": "get_time", "description": "Get the current time.", "inputSchema": {"type": "object"}}]}'
-STATELESS = ('{"resultType": "complete", "ttlMs": 60000, "cacheScope": "shared", "tools": [{"name": "get_date", '
+STATELESS = ('{"resultType": "complete", "ttlMs": 60000, "cacheScope": "public", "tools": [{"name": "get_date", '
              '"description": "Get the current date.", "inputSchema": {"type": "object"}}]}')
 
 
