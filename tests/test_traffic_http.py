@@ -109,7 +109,6 @@ EXPECTED = {
     "everything-http-probes.jsonl": [
         ("MCP812", "/6/http/headers/MCP-Protocol-Version"),  # the probe's bad version (client, info)
         ("MCP812", "/8/http/headers"),  # the probe without the header (client, info)
-        ("MCP819", "/13/http/status"),  # unknown session id -> 400
         ("MCP819", "/21/http/status"),  # deleted session id -> 400
         ("MCP821", "/1/http/status"),  # foreign Origin initialize -> 200
         ("MCP821", "/17/http/status"),  # foreign Origin ping -> 200
