@@ -3,7 +3,7 @@
 Each test runs `mcplint audit --timeout 2` as a subprocess against a server in fixtures/servers/hostile_*.py
 that misbehaves on purpose (floods, drips, escapes the process group, echoes credentials) and measures
 what a user would notice: wall time, the peak memory of the mcplint process (its own rusage, from
-wait4), the exit code and the one-line message, the --record file, and processes left behind.
+wait4 in a small parent), the exit code and the one-line message, the --record file, and processes left behind.
 """
 
 from __future__ import annotations
@@ -40,30 +40,38 @@ class Run:
         return errors[0]
 
 
+# A small process starts mcplint and reaps it with wait4. Measured from pytest itself, a child's
+# ru_maxrss would include the pages it shared with pytest between fork and exec (hundreds of MB
+# late in a full run), whatever mcplint then used.
+_MEASURE = """
+import os, subprocess, sys
+with open(sys.argv[1], "wb") as out, open(sys.argv[2], "wb") as err:
+    proc = subprocess.Popen([sys.executable, "-m", "mcplint", *sys.argv[3:]],
+                            stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+    _, status, usage = os.wait4(proc.pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
+
+
 def audit(*args: str, outer: float = 60) -> Run:
-    """`mcplint audit --timeout 2 ARGS`, reaped with wait4 for its own peak RSS; killed at `outer` s."""
+    """`mcplint audit --timeout 2 ARGS` with its own peak RSS; killed (its whole session) at `outer` s."""
     with tempfile.TemporaryDirectory() as where:
         err_path, out_path = Path(where) / "stderr", Path(where) / "stdout"
-        with open(err_path, "wb") as err, open(out_path, "wb") as out:
-            started = time.monotonic()
-            proc = subprocess.Popen([sys.executable, "-m", "mcplint", "audit", "--timeout", str(TIMEOUT), *args],
-                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                    cwd=where, start_new_session=True)
-            while True:
-                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-                if pid:
-                    break
-                if time.monotonic() - started > outer:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    pid, status, usage = os.wait4(proc.pid, 0)
-                    proc.returncode = -9
-                    pytest.fail(f"mcplint audit {' '.join(args)} still ran after {outer} s: "
-                                f"{err_path.read_text(errors='replace')[-2000:]}")
-                time.sleep(0.02)
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            elapsed = time.monotonic() - started
+        started = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-c", _MEASURE, str(out_path), str(err_path),
+                                 "audit", "--timeout", str(TIMEOUT), *args],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, cwd=where, start_new_session=True)
+        try:
+            measured, _ = proc.communicate(timeout=outer)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            pytest.fail(f"mcplint audit {' '.join(args)} still ran after {outer} s: "
+                        f"{err_path.read_text(errors='replace')[-2000:]}")
+        elapsed = time.monotonic() - started
+        code, peak_kib = (int(value) for value in measured.split())
         stderr, stdout = err_path.read_text(errors="replace"), out_path.read_text(errors="replace")
-    return Run(proc.returncode, stdout, stderr, elapsed, usage.ru_maxrss / 1024)
+    return Run(code, stdout, stderr, elapsed, peak_kib / 1024)
 
 
 def assert_bounded(run: Run, code: int = 2) -> None:
