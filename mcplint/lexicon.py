@@ -248,8 +248,8 @@ def opening_problem(text: str, extra: Iterable[str] = ()) -> tuple[str, str, str
 
 # -- which language a description is written in ------------------------------------
 
-# The commonest English function words: with the lexicon's verbs, the evidence that a
-# text is English.
+# The commonest English function words, and nouns common in tool descriptions: with
+# the lexicon's verbs, the evidence that a text is English.
 ENGLISH_WORDS = frozenset("""
     a an the this that these those of to for in on at by with from into onto over under
     about above after before between through during without within via per around across
@@ -257,12 +257,17 @@ ENGLISH_WORDS = frozenset("""
     not no yes if when while whether than then so as is are was were be been being it
     its you your we our they their them he she his her which what who whom whose how
     where why all any each every some many more most other such only also can may will
-    would should must shall could might do does did has have had using based given etc one two new current specified optional
+    would should must shall could might do does did has have had using based given etc one
+    two new current specified optional
+    file data number value name id text string user static first second total path directory
+    folder content result error time city weather token region item key field object argument
+    parameter request response server client tool image url repository branch row column event
+    task project email account details status summary title settings amount size default
 """.split())
 # The commonest function words of other Latin-script languages (German, French, Spanish,
 # Italian, Portuguese, Dutch) that are not English words: evidence of another language.
 FOREIGN_WORDS = frozenset("""
-    der die das den dem des ein eine einen einem einer und oder mit für von zu zum zur
+    de der die das den dem des ein eine einen einem einer und oder mit für von zu zum zur
     auf aus bei nach über unter ist sind wird werden nicht alle im ins vom le la les un
     une du et ou avec pour dans sur par est sont pas aux au ces cette el los las una
     unos unas y o con para en del al por es son sus lo il gli di della delle dei nel
@@ -283,16 +288,18 @@ def reads_as_english(text: str, extra: Iterable[str] = ()) -> bool:
     """Whether ``text`` reads as English, the only language the verb lexicon knows.
 
     Script first: most of its letters must be Latin (Chinese, Japanese, Korean, Thai,
-    Cyrillic, Arabic... text is not English). Then words, among the first 40: at least a
-    quarter of them must be English function words (``ENGLISH_WORDS``) or forms of a
-    lexicon verb ("alerts", "fetching"), and they must outnumber two to one the words
-    that show another language: the commonest function words of German, French, Spanish, Italian,
+    Cyrillic, Arabic... text is not English). Then words, among the first 40 (numbers
+    left out): at least a quarter of them must be English function words or nouns common
+    in tool descriptions (``ENGLISH_WORDS``, also in the plural) or forms of a lexicon
+    verb ("alerts", "fetching"), and they must outnumber two to one the words that show
+    another language: the commonest function words of German, French, Spanish, Italian,
     Portuguese and Dutch (``FOREIGN_WORDS``) and words with accented letters ("météo")."""
     letters = [c for c in text[:400] if c.isalpha()]
     if not letters or sum(map(_latin_letter, letters)) * 2 <= len(letters):
         return False
     words = _first_words(text, _SAMPLE_WORDS)
     english = foreign = 0
+    words = [word for word in words if not any(c.isdigit() for c in word)]  # "8601", "v2": no language
     for word in words:
         lower = word.lower()
         if not lower.isascii() or lower in FOREIGN_WORDS:

@@ -32,10 +32,11 @@ class DescriptionNotImperative(ToolRule):
     The lexicon is English, so a description in another language is not judged. A
     description counts as English when most of its letters are Latin (Chinese,
     Japanese, Korean, Thai or Cyrillic text is not), at least a quarter of its first
-    40 words are English function words ("the", "for", "with") or forms of lexicon
-    verbs, and these outnumber two to one the signs of another language: the
-    commonest function words of German, French, Spanish, Italian, Portuguese and
-    Dutch ("die", "une", "para") and words with accented letters.
+    40 words (numbers left out) are English function words ("the", "for", "with"),
+    nouns common in tool descriptions ("file", "name") or forms of lexicon verbs, and
+    these outnumber two to one the signs of another language: the commonest function
+    words of German, French, Spanish, Italian, Portuguese and Dutch ("die", "une",
+    "para") and words with accented letters.
 
     Only tool descriptions are checked: parameter descriptions are naturally noun
     phrases ("Path of the file"). Missing descriptions are reported by MCP210.
