@@ -82,6 +82,9 @@ def test_opening_problem(text, expected):
     ("The weather forecast for a city.", True),
     ("Kubernetes pod logs", True),  # "logs": a form of a lexicon verb
     ("Wrapper around the GitHub API.", True),
+    ("Current thought number (numeric value, e.g., 1, 2, 3)", True),  # numbers are no evidence
+    ("Static document file exposed from /docs: architecture.md", True),  # common nouns
+    ("Crée une page de configuration", False),  # English-looking nouns, French articles
     ("Ruft die aktuelle Wettervorhersage für eine Stadt ab.", False),
     ("Erstellt ein neues Issue im Repository.", False),  # one English noun, one German article
     ("Zoek bestanden in een map", False),  # Dutch: "in" is outnumbered
