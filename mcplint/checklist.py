@@ -27,3 +27,23 @@ ITEMS: dict[int, str] = {
 }
 
 NOT_ASSESSABLE_HINT = "not assessable from a manifest — run `mcplint audit` or lint a transcript"
+
+# Items whose subject a protocol version does not have, so nothing can pass or fail before it:
+# tool titles (annotations.title) and annotations came in 2025-03-26, structured content and the
+# MCP-Protocol-Version header in 2025-06-18.
+FEATURE_SINCE: dict[int, tuple[str, str]] = {
+    7: ("2025-03-26", "tool titles"),
+    12: ("2025-06-18", "structured content"),
+    13: ("2025-06-18", "structured content"),
+    14: ("2025-06-18", "structured content"),
+    20: ("2025-03-26", "tool annotations"),
+    21: ("2025-06-18", "MCP-Protocol-Version header"),
+}
+
+
+def missing_feature(item: int, version: str | None) -> str | None:
+    """Why ``item`` cannot be assessed at ``version`` (None when the version has its subject)."""
+    since = FEATURE_SINCE.get(item)
+    if since is None or version is None or version >= since[0]:
+        return None
+    return f"protocol version {version} has no {since[1]} (it came in {since[0]})"

@@ -138,7 +138,7 @@ def run(targets: list[Target], plan: Plan) -> Result:
         if findings:
             result.sources[shown] = manifest.document.text
         result.files.append(FileReport(
-            shown, version, manifest.shape, sum(1 for _ in manifest.tools()), _manifest_unassessed(plan)
+            shown, version, manifest.shape, sum(1 for _ in manifest.tools()), _manifest_unassessed(plan, version)
         ))
     result.findings.sort(key=lambda f: f.sort_key)
     return result
@@ -193,12 +193,17 @@ def _run_capture(target: Target, shown: str, kind: str, plan: Plan, result: Resu
     result.files.append(FileReport(shown, linted.version, linted.kind, linted.tools, linted.unassessed))
 
 
-def _manifest_unassessed(plan: Plan) -> dict[int, str]:
-    """Checklist items no selected manifest rule checks: a manifest cannot show them."""
-    from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT
+def _manifest_unassessed(plan: Plan, version: str) -> dict[int, str]:
+    """Checklist items no selected manifest rule checks (a manifest cannot show them), and those
+    whose subject the manifest's protocol version does not have."""
+    from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT, missing_feature
 
     covered = {item for rule in plan.rules if MANIFEST in rule.applies_to for item in rule.checklist}
-    return {item: NOT_ASSESSABLE_HINT for item in ITEMS if item not in covered}
+    unassessed = {item: NOT_ASSESSABLE_HINT for item in ITEMS if item not in covered}
+    for item in ITEMS:
+        if item not in unassessed and (why := missing_feature(item, version)):
+            unassessed[item] = why
+    return unassessed
 
 
 def _load_untracked(target: Target, shown: str, plan: Plan, raw: bytes | None = None) -> Manifest | None:

@@ -15,6 +15,7 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
     by_severity = Counter(f.severity.value for f in findings)
     by_rule = Counter(f.code for f in findings)
     per_item = Counter(item for f in findings for item in f.checklist)
+    notes = Counter(item for f in findings if f.severity.value == "info" for item in f.checklist)
     covering: dict[int, list[str]] = {}
     for rule in rules:
         for item in rule.checklist:
@@ -23,7 +24,7 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
     for item, title in ITEMS.items() if files else ():  # nothing read: no verdict at all
         codes = covering.get(item, [])
         why = _unassessed(item, files)
-        if per_item[item]:
+        if per_item[item] > notes[item]:  # info findings are notes: they never fail an item
             status = "fail"
         elif not codes or why is not None:
             status = "not-assessable"
@@ -32,6 +33,8 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
         entry = {"item": item, "title": title, "status": status, "findings": per_item[item], "rules": codes}
         if status == "not-assessable":
             entry["note"] = why or NOT_ASSESSABLE_HINT
+        elif status == "pass" and notes[item]:
+            entry["notes"] = notes[item]
         checklist.append(entry)
     captures = [f for f in files if getattr(f, "is_capture", False)]
     return {

@@ -14,7 +14,7 @@ from pathlib import Path
 from mcplint.capture import har, jsonl
 from mcplint.capture.records import CLIENT, Record
 from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, Exchange, Session, VersionDetector
-from mcplint.checklist import ITEMS
+from mcplint.checklist import ITEMS, missing_feature
 from mcplint.document.loader import Document, load_document, os_error, spool, wait_for_data
 from mcplint.document.manifest import Manifest
 from mcplint.document.pointer import Pointer
@@ -357,6 +357,9 @@ class _Linter:
         missing: dict[int, str] = {}
         has_tools = session.seen["tools/list-result"] > 0
         for item in ITEMS:
+            if why := missing_feature(item, session.version):
+                missing[item] = why
+                continue
             if item in session.assessed or (item in manifest_items and has_tools):
                 continue
             if item in traffic:

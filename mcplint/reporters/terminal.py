@@ -374,7 +374,7 @@ def _checklist(console: Console, checklist) -> None:
         if status == "fail":
             label = f"fail ({entry.get('findings', 0)})"
         elif status == "pass":
-            label = "pass"
+            label = f"pass, {plural(entry['notes'], 'note')}" if entry.get("notes") else "pass"
         else:
             note = entry.get("note") or "not assessable"
             if note not in notes:
