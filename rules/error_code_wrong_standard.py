@@ -1,3 +1,4 @@
+from mcplint import versions
 from mcplint.capture.errors import (INVALID_REQUEST, METHOD_NOT_FOUND, OK, PARSE_ERROR, STANDARD, bad_request_kind,
                                     code_verdict, error_code, is_unknown_method, server_error)
 from mcplint.capture.http import request_of
@@ -24,7 +25,9 @@ class ErrorCodeWrongStandard(TrafficRule):
     MCP700-MCP704; this rule judges a standard code used for the wrong failure. The
     audit's probes send these failures on purpose; in other captures it judges the
     same failures when the request itself shows them (a body that is not JSON, a
-    method in a namespace MCP owns but never defined).
+    method in a namespace MCP owns but never defined). A warning, as JSON-RPC names
+    the codes without a MUST; an error for an unknown method under 2026-07-28, which
+    requires -32601 (404 over HTTP).
 
     ## Bad
     ```jsonl protocol=2025-06-18
@@ -47,7 +50,7 @@ class ErrorCodeWrongStandard(TrafficRule):
     name = "error-code-wrong-standard"
     checklist = (8,)
     category = "protocol"
-    severity = Severity.ERROR
+    severity = Severity.WARNING  # JSON-RPC 2.0 names the codes; 2026-07-28 requires -32601 (error)
     senders = None
     kinds = frozenset({"response"})
     errors_only = True
@@ -114,6 +117,7 @@ class ErrorCodeWrongStandard(TrafficRule):
             return  # no integer (MCP700) or a code MCP701-MCP704 judge
         name = STANDARD.get(code)
         given = f"{code} ({name})" if name else str(code)
+        required = expected == METHOD_NOT_FOUND and versions.is_stateless(ctx.version)
         yield Violation(response.ptr / "error" / "code",
                         f"{what or _WHAT[expected]} was answered with {given}; JSON-RPC's code for it is "
-                        f"{expected} ({STANDARD[expected]})")
+                        f"{expected} ({STANDARD[expected]})", severity=Severity.ERROR if required else None)

@@ -22,6 +22,7 @@ import sys
 import pytest
 
 from conftest import ROOT
+from mcplint.testing import lint_text
 from servers import HttpServer, server_command
 
 TIMEOUT = 90
@@ -58,11 +59,11 @@ def status(report: dict, item: int) -> str:
 def test_wrong_standard_codes_fail_item_8(transport):
     report = (audit_stdio if transport == "stdio" else audit_http)("swapped_standard_codes")
     assert ours(report) == [
-        ("MCP715", "error", "the unknown method 'mcplint/no-such-method' was answered with -32602 (Invalid params); "
+        ("MCP715", "warning", "the unknown method 'mcplint/no-such-method' was answered with -32602 (Invalid params); "
                             "JSON-RPC's code for it is -32601 (Method not found)"),
-        ("MCP715", "error", "text that is not valid JSON was answered with -32600 (Invalid Request); "
+        ("MCP715", "warning", "text that is not valid JSON was answered with -32600 (Invalid Request); "
                             "JSON-RPC's code for it is -32700 (Parse error)"),
-        ("MCP715", "error", "valid JSON that is not a valid request was answered with -32700 (Parse error); "
+        ("MCP715", "warning", "valid JSON that is not a valid request was answered with -32700 (Parse error); "
                             "JSON-RPC's code for it is -32600 (Invalid Request)"),
     ]
     assert status(report, 8) == "fail"
@@ -146,3 +147,25 @@ def test_har_of_a_real_client_judges_the_request_itself(tmp_path):
          "an HTML page sent with HTTP 400 shows a stack trace; turn off debug error pages and answer with a short "
          "JSON-RPC error"),
     ]
+
+
+DISCOVER = ('{"from": "client", "message": {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": '
+            '{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}}\n'
+            '{"from": "server", "message": {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", '
+            '"supportedVersions": ["2026-07-28"], "capabilities": {}, "ttlMs": 0, "cacheScope": "public"}}}\n')
+UNKNOWN = ('{"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "mcplint/no-such-method", "params": '
+           '{"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}, "probe": "unknown-method"}\n'
+           '{"from": "server", "message": {"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "Invalid"}}}\n')
+
+
+HANDSHAKE_UNKNOWN = ('{"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "mcplint/no-such-method"}, '
+                     '"probe": "unknown-method"}\n'
+                     '{"from": "server", "message": {"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "x"}}}\n')
+
+
+@pytest.mark.parametrize("transcript, version, severity", [
+    (HANDSHAKE_UNKNOWN, "2025-11-25", "warning"), (DISCOVER + UNKNOWN, None, "error")])
+def test_unknown_method_is_an_error_where_2026_07_28_requires_32601(transcript, version, severity):
+    """JSON-RPC names -32601 without a MUST (warning); 2026-07-28 requires it (error)."""
+    findings = lint_text(transcript, "jsonl", select=["MCP715"], version=version)
+    assert [f.severity.value for f in findings] == [severity]
