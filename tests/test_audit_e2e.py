@@ -137,12 +137,19 @@ def test_sdk_server_over_stdio_is_clean(tmp_path, version, call_read_only):
     assert not wait_for_no_orphans(tag)
 
 
+# The one real deviation of the official SDK (mcp 2.3) over handshake-era HTTP: it answers a request
+# whose method is not a string with -32602, where JSON-RPC 2.0 (section 5.1) gives -32600 for an
+# invalid Request object. MCP715 reports it as a warning; nothing else may be found.
+SDK_INVALID_REQUEST = ("MCP715 warning /19/message/error/code valid JSON that is not a valid request was answered "
+                       "with -32602")
+
+
 @pytest.mark.parametrize("version, call_read_only", [(None, True), ("2025-06-18", False), ("2025-11-25", True)])
 def test_sdk_server_over_http_is_clean(sdk_http, version, call_read_only):
     options = ("--format", "json") + (("--call-read-only",) if call_read_only else ()) + (
         ("--protocol-version", version) if version else ())
     proc = run_audit(*options, sdk_http.url)
-    assert brief(findings(proc)) == []
+    assert [line for line in brief(findings(proc)) if not line.startswith(SDK_INVALID_REQUEST)] == []
     assert proc.returncode == 0
     assert not sdk_http.marker.exists(), "the audit called the destructive tool"
     assert "delete_note" not in called_tools(sdk_http.log)
@@ -211,7 +218,7 @@ HTTP_CASES = {
     "plain_server-http": ("plain_server", ("--rate-limit", "40"), ("--probe-rate-limit", "60")),
     "auth_challenge-http": ("plain_server", ("--token", "fixture-token"),
                             ("--header", "Authorization: Bearer $FIXTURE_TOKEN")),
-    "no_throttling-http": ("plain_server", (), ("--probe-rate-limit", "60")),
+    "no_throttling-http": ("plain_server", (), ("--probe-rate-limit", "60", "--call-read-only")),
     "wrong_error_codes-http": ("wrong_error_codes", (), ()),
     "accepts_batches-http": ("accepts_batches", (), ()),
     "ignores_version_header-http": ("ignores_version_header", (), ()),

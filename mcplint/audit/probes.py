@@ -191,15 +191,24 @@ def valid_calls(audit, decisions, probe: str) -> str:
 
 
 def rate_limit(audit, count: int) -> str:
+    """A burst of requests. The spec asks servers to rate-limit tool invocations, so when a tool
+    is cleared by the gate (not merely allowed: a burst of an allowed tool could do harm N times)
+    and arguments can be built, the burst calls it; otherwise it is pings, which only show the
+    transport's limits and leave checklist item 18 unjudged."""
     session = audit.session
-    method = "server/discover" if session.era == "modern" else "ping"
+    method, params, what = ("server/discover" if session.era == "modern" else "ping"), None, None
+    for decision in audit.plan.call:
+        arguments = valid_arguments(decision.tool.get("inputSchema"))
+        if decision.name not in audit.settings.allow_calls and arguments is not None:
+            method, params, what = "tools/call", {"name": decision.name, "arguments": arguments}, decision.name
+            break
     started = time.monotonic()
     sent = 0
     while sent < count:
         remaining = RATE_LIMIT_WINDOW - (time.monotonic() - started)
         if remaining <= 0:
             break
-        reply = audit.request(method, None, probe="rate-limit", timeout=min(audit.timeout, remaining), check=False)
+        reply = audit.request(method, params, probe="rate-limit", timeout=min(audit.timeout, remaining), check=False)
         sent += 1
         if reply.status == 429 or reply.error is not None:
             retry = reply.header("retry-after")
@@ -208,7 +217,9 @@ def rate_limit(audit, count: int) -> str:
                 f", Retry-After: {retry}" if retry else ", no Retry-After")
         if reply.timed_out:
             return f"no answer to request {sent} of the burst"
-    return f"no throttling signal in {sent} {method} request(s) over {time.monotonic() - started:.1f} s"
+    burst = f"calls of {what}" if what else f"{method} request(s)"
+    tail = "" if what else " (pings are not tool calls: with --call-read-only the burst calls a read-only tool)"
+    return f"no throttling signal in {sent} {burst} over {time.monotonic() - started:.1f} s{tail}"
 
 
 def delete_session(audit) -> str:
