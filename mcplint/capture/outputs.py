@@ -62,6 +62,11 @@ def is_error_output(message) -> bool:
     return message.error is not None or (result is not None and result.get("isError") is True)
 
 
+def strings_in(value: Any, ptr: Pointer, what: str) -> Iterator[tuple[Pointer, str, str]]:
+    """(pointer, description, text) for the strings anywhere in ``value`` (bounded like outputs)."""
+    return _strings(value, ptr, what)
+
+
 def _strings(value: Any, ptr: Pointer, what: str) -> Iterator[tuple[Pointer, str, str]]:
     budget = [MAX_STRINGS]
     stack = [(value, ptr, 0)]
