@@ -33,7 +33,7 @@ class CompletionValuesTooMany(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR  # the schema's maxItems: 100, "must not exceed 100 items"
     methods = frozenset({"completion/complete"})
-    needs = "a completion/complete result"
+    needs = "completion/complete result"
 
     def check_exchange(self, exchange, session, ctx):
         if exchange.request.sender != CLIENT or exchange.method != "completion/complete":

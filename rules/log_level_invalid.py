@@ -35,7 +35,7 @@ class LogLevelInvalid(TrafficRule):
     senders = frozenset({"server"})
     kinds = frozenset({"notification"})
     methods = frozenset({"notifications/message"})
-    needs = "a server log notification"
+    needs = "server log notification"
 
     def check_message(self, message, session, ctx):
         if message.sender != SERVER or message.kind != NOTIFICATION or message.method != "notifications/message":

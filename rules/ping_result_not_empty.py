@@ -33,7 +33,7 @@ class PingResultNotEmpty(TrafficRule):
     severity = Severity.ERROR  # "must respond promptly with an empty response"
     versions = versions.until(versions.V2025_11_25)
     methods = frozenset({"ping"})
-    needs = "a ping answered by the server"
+    needs = "ping answered by the server"
 
     def check_exchange(self, exchange, session, ctx):
         if exchange.request.sender != CLIENT or exchange.method != "ping":
