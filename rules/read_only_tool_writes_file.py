@@ -72,10 +72,12 @@ class ReadOnlyToolWritesFile(ToolRule):
         evidence = writes_to_place(tool)
         if evidence is None:
             return
+        parameter = evidence.parameter or ""
+        parameter = parameter if len(parameter) <= 40 else parameter[:39] + "…"  # a name is server text
         where = f"its {evidence.source}"
         if evidence.source == "parameter description":
-            where = f"the description of its parameter '{evidence.parameter}'"
-        target = f" to '{evidence.parameter}'" if evidence.parameter and evidence.source == "description" else ""
+            where = f"the description of its parameter '{parameter}'"
+        target = f" to '{parameter}'" if parameter and evidence.source == "description" else ""
         yield Violation(
             ptr / "annotations" / "readOnlyHint",
             f"Tool claims readOnlyHint: true, but {where} says it writes{target} (\"{evidence.quote}\"); "
