@@ -4,7 +4,9 @@
 value the schema clearly accepts: ``const``, the first ``enum`` value, ``default``,
 the first of ``examples``, else a placeholder of the declared type that respects
 cheap constraints (minimum/maximum, minLength/maxLength, minItems, a few string
-formats, a pattern when one of a handful of candidates matches). It returns None when
+formats, a pattern when one of a handful of candidates matches). A string property
+with a well-known name and nothing else to go by gets the value real servers accept
+for it (``timezone`` "UTC", ``language`` "en", ``currency`` "USD", ``country`` "US"). It returns None when
 it cannot build a value it trusts (an unmatched pattern, a remote ``$ref``, a
 ``not``): calling a tool with a guess is worse than not calling it.
 
@@ -47,6 +49,25 @@ _FORMATS = {
     "ipv6": "2001:db8::1",
     "uuid": "00000000-0000-4000-8000-000000000000",
     "duration": "PT1S",
+}
+# A string property named so (case, "_" and "-" ignored), with no const, enum, default,
+# examples or format: a value every server that takes it accepts. Only names whose
+# values are standard codes or reserved examples (RFC 2606 domains, RFC 5737 addresses).
+_NAMED = {
+    **dict.fromkeys(("timezone", "tz", "timezonename", "tzname", "ianatimezone", "timezoneid"), "UTC"),
+    **dict.fromkeys(("language", "lang", "locale", "languagecode", "langcode", "hl", "lng"), "en"),
+    **dict.fromkeys(("currency", "currencycode", "basecurrency", "fromcurrency"), "USD"),
+    "tocurrency": "EUR", "targetcurrency": "EUR", "quotecurrency": "EUR",
+    **dict.fromkeys(("country", "countrycode", "countryiso", "gl"), "US"),
+    **dict.fromkeys(("email", "emailaddress"), "user@example.com"),
+    **dict.fromkeys(("url", "uri", "link", "website", "homepage"), "https://example.com"),
+    **dict.fromkeys(("domain", "hostname", "host"), "example.com"),
+    **dict.fromkeys(("ip", "ipaddress", "ipv4"), "192.0.2.1"),
+    **dict.fromkeys(("uuid", "guid"), "00000000-0000-4000-8000-000000000000"),
+    **dict.fromkeys(("date", "startdate", "enddate", "fromdate", "todate"), "2024-01-01"),
+    **dict.fromkeys(("datetime", "timestamp", "since", "until"), "2024-01-01T00:00:00Z"),
+    **dict.fromkeys(("encoding", "charset"), "utf-8"),
+    **dict.fromkeys(("mimetype", "contenttype", "mediatype"), "text/plain"),
 }
 _PATTERN_CANDIDATES = ("example", "a", "A", "1", "abc123", "example-1", "example_1", "Example", "x1", "0")
 _WRONG = {  # declared type -> a value of another type
@@ -191,12 +212,12 @@ class _Builder:
         self.root = root
         self.left = MAX_VALUES
 
-    def value(self, schema: Any, depth: int) -> Any:
+    def value(self, schema: Any, depth: int, name: str = "") -> Any:
         self.left -= 1
         if depth > MAX_DEPTH or self.left < 0:
             raise _Unbuildable("too deep or too large")
         if schema is True or (isinstance(schema, Mapping) and not schema):
-            return "example"
+            return _named(name) or "example"  # anything is accepted: the well-known value is the likeliest
         if not isinstance(schema, Mapping):
             raise _Unbuildable("not a schema")
         schema = _resolve(schema, self.root)
@@ -219,7 +240,7 @@ class _Builder:
                 ranked = sorted(options, key=lambda o: isinstance(o, Mapping) and o.get("type") == "null")
                 for option in ranked:
                     try:
-                        return self.value({**base, **option} if isinstance(option, Mapping) else option, depth + 1)
+                        return self.value({**base, **option} if isinstance(option, Mapping) else option, depth + 1, name)
                     except _Unbuildable as why:
                         if str(why).startswith(schema_safety.COSTLY_PATTERN):
                             raise
@@ -233,15 +254,17 @@ class _Builder:
                     merged = {**merged, **part, "required": _names(merged.get("required")) + _names(part.get("required"))}
                 elif part is False:
                     raise _Unbuildable("allOf with false")
-            return self.value(merged, depth + 1)
+            return self.value(merged, depth + 1, name)
         types = [t for t in _types(schema) if t != "null"] or _types(schema)
         kind = types[0] if types else ("object" if "properties" in schema else None)
+        if kind is None and (isinstance(schema.get("format"), str) and schema["format"] in _FORMATS or _named(name)):
+            kind = "string"  # {"format": "uuid"} or a bare "timezone": a string is what is meant
         if kind == "object":
             return self.object(schema, depth)
         if kind == "array":
             return self.array(schema, depth)
         if kind == "string":
-            return _string(schema)
+            return _string(schema, name)
         if kind in ("integer", "number"):
             return _number(schema, kind)
         if kind == "boolean":
@@ -260,7 +283,7 @@ class _Builder:
         required = _names(schema.get("required"))
         if len(required) > MAX_REQUIRED:
             raise _Unbuildable("too many required properties")
-        return {name: self.value(properties.get(name, True), depth + 1) for name in required}
+        return {name: self.value(properties.get(name, True), depth + 1, name) for name in required}
 
     def array(self, schema: Mapping, depth: int) -> list:
         count = schema.get("minItems", 0)
@@ -277,12 +300,21 @@ class _Builder:
         return values
 
 
-def _string(schema: Mapping) -> str:
+def _named(name: str) -> str | None:
+    """The well-known value for a property name ("timeZone", "country_code"), else None."""
+    return _NAMED.get(name.lower().replace("_", "").replace("-", "")) if isinstance(name, str) and len(name) < 64 else None
+
+
+def _string(schema: Mapping, name: str = "") -> str:
     low, high = _count(schema.get("minLength"), 0), _count(schema.get("maxLength"), None)
     if low > MAX_STRING or (high is not None and high < low):
         raise _Unbuildable("length")
     fmt = schema.get("format")
-    candidates = [_FORMATS[fmt]] if isinstance(fmt, str) and fmt in _FORMATS else ["example"]
+    named = _named(name)
+    if isinstance(fmt, str) and fmt in _FORMATS:
+        candidates = [_FORMATS[fmt]]
+    else:
+        candidates = [named, "example"] if named else ["example"]
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         try:
@@ -292,6 +324,8 @@ def _string(schema: Mapping) -> str:
         except ValueError:
             raise _Unbuildable("pattern") from None
     for candidate in candidates:
+        if candidate == named and not low <= len(candidate) <= (high if high is not None else MAX_STRING):
+            continue  # a well-known value that does not fit: the placeholder, padded or cut
         if len(candidate) < low:
             if pattern is not None or fmt in _FORMATS:
                 continue

@@ -3,7 +3,10 @@
 The gate fails closed. A tool is called (without ``--allow-calls``) only when all of these hold,
 and the first that does not is the reason it is not:
 
-1. Its annotations claim ``readOnlyHint: true`` and ``openWorldHint: false``.
+1. Its annotations claim ``readOnlyHint: true`` and ``openWorldHint: false``. With
+   ``--call-read-only`` (the user's consent to reach outside systems through read-only tools),
+   the valid-argument call may go to a read-only tool whose ``openWorldHint`` is true or absent
+   (``open_world_ok``); every other check below still applies.
 2. Its name is plain (``A-Z a-z 0-9 _ - .``) and starts with a read verb (``get``, ``list``,
    ``search``, ...; ``add`` only for numbers). After ``and``/``or``/``then`` the next part must be
    a read verb too. No part is an effect word (``wipe``, ``pay``, ``deleteUser``), however it is
@@ -45,14 +48,15 @@ _IS_CONTRACTIONS = frozenset("it that what there here he she who where this whic
 _MAX_SCHEMA_NODES = 2000
 
 
-def call_refusal(tool: Any) -> str | None:
-    """Why a live audit must not call ``tool``, or None when everything says it only reads."""
+def call_refusal(tool: Any, open_world_ok: bool = False) -> str | None:
+    """Why a live audit must not call ``tool``, or None when everything says it only reads.
+    ``open_world_ok``: a read-only tool may reach outside systems (the user passed --call-read-only)."""
     if not isinstance(tool, Mapping):
         return "not a tool object"
     hints = effective_hints(tool.get("annotations"))
     if not hints.read_only:
         return "it does not claim readOnlyHint: true"
-    if hints.open_world:
+    if hints.open_world and not open_world_ok:
         return "it may reach outside systems (openWorldHint is not false)"
     return name_refusal(tool.get("name")) or texts_refusal(tool) or schema_refusal(tool.get("inputSchema"))
 

@@ -13,6 +13,7 @@ send malformed or invalid messages, and call only tools the safety planner clear
 
 from __future__ import annotations
 
+import re
 import time
 
 from mcplint.audit.arguments import invalid_cases, unbuildable_reason, valid_arguments
@@ -179,6 +180,10 @@ def input_validation(audit) -> str:
 
 
 def valid_calls(audit, decisions, probe: str) -> str:
+    """Each tool called once with arguments its schema accepts. The values are placeholders
+    (mcplint.audit.arguments): a server may still reject them ("no such city"), and the note
+    says so. No rule takes that for a fault: the structured-content rules skip isError results,
+    MCP713 judges only successes, MCP707 leaves -32602 alone."""
     notes = []
     for decision in decisions:
         arguments = valid_arguments(decision.tool.get("inputSchema"))
@@ -186,8 +191,36 @@ def valid_calls(audit, decisions, probe: str) -> str:
             notes.append(f"{decision.name}: not called ({unbuildable_reason(decision.tool.get('inputSchema'))})")
             continue
         reply = audit.request("tools/call", {"name": decision.name, "arguments": arguments}, probe=probe)
-        notes.append(f"{decision.name}: {reply.describe()}")
+        rejected = " (rejected its placeholder arguments)" if rejected_arguments(reply) else ""
+        notes.append(f"{decision.name}: {reply.describe()}{rejected}")
     return "; ".join(notes) or "no tool was cleared for calls"
+
+
+# What a server says when it refuses the arguments rather than failing: "Invalid timezone",
+# "validation error", "must be a valid UUID", "unknown city", "missing required argument".
+_ARGUMENT_COMPLAINT = re.compile(
+    r"\b(?:invalid|validation|validate|must be|must match|not a valid|is not valid|is required|required (?:argument|"
+    r"parameter|field|property)|missing|unknown|unrecognized|unsupported|not supported|not recognized|malformed|"
+    r"bad (?:argument|parameter|input|request|value)|out of range|does not match|no such|not found|expected)\b",
+    re.IGNORECASE)
+_COMPLAINT_TEXT = 2_000  # characters of an answer searched
+
+
+def rejected_arguments(reply) -> bool:
+    """The tools/call was refused for its arguments: error -32602, or an error or isError
+    result whose text complains about an argument."""
+    error = reply.error
+    if error is not None:
+        if error.get("code") == -32602:
+            return True
+        texts = [error.get("message"), error.get("data")]
+    elif isinstance(reply.result, dict) and reply.result.get("isError") is True:
+        content = reply.result.get("content")
+        texts = [block.get("text") for block in (content if isinstance(content, list) else [])[:20]
+                 if isinstance(block, dict)]
+    else:
+        return False
+    return any(isinstance(text, str) and _ARGUMENT_COMPLAINT.search(text[:_COMPLAINT_TEXT]) for text in texts)
 
 
 def rate_limit(audit, count: int) -> str:
@@ -199,7 +232,7 @@ def rate_limit(audit, count: int) -> str:
     method, params, what = ("server/discover" if session.era == "modern" else "ping"), None, None
     for decision in audit.plan.call:
         arguments = valid_arguments(decision.tool.get("inputSchema"))
-        if decision.name not in audit.settings.allow_calls and arguments is not None:
+        if decision.name not in audit.settings.allow_calls and not decision.open_world and arguments is not None:
             method, params, what = "tools/call", {"name": decision.name, "arguments": arguments}, decision.name
             break
     started = time.monotonic()

@@ -8,6 +8,10 @@ The rules (non-negotiable; the README repeats them):
   name starts with a read verb, and nothing in its name, description, titles or input
   schema implies a side effect or is ambiguous. The gate fails closed. Annotations are
   untrusted hints; auditors that trusted them alone have deleted files.
+- With ``--call-read-only`` (the user's consent), the valid-argument call may also go to a
+  read-only tool whose ``openWorldHint`` is true or absent, through every other check of
+  the gate. Such a tool receives no input-validation probes and is never the target of the
+  rate-limit burst: without the flag, and for those probes, the rule above is unchanged.
 - Two tools with the same name are one target for ``tools/call``: if either is
   unsafe, the name is (unless allowed).
 
@@ -34,6 +38,7 @@ class Decision:
     tool: Mapping
     callable: bool
     reason: str  # why it may or may not be called
+    open_world: bool = False  # cleared only for the valid-argument call, because of --call-read-only
 
 
 @dataclass
@@ -58,16 +63,26 @@ def plan_calls(tools: Iterable[Any], allow_calls: Iterable[str] = (), call_read_
         if name in allowed:
             decision = Decision(name, same[0], True, "named in --allow-calls")
         else:
-            reasons = [r for r in (call_refusal(t) for t in same) if r is not None]
+            # With --call-read-only an open world is consented to: what refuses then is the reason.
+            open_world = call_read_only and bool(_refusals(same)) and not _refusals(same, open_world_ok=True)
+            reasons = _refusals(same, open_world_ok=call_read_only)
             if len(same) > 1 and reasons:
                 reasons = [f"another tool has the same name and {reasons[0]}"]
             decision = Decision(name, same[0], not reasons, reasons[0] if reasons else
                                 "annotated read-only and closed-world, named with a read verb, and nothing about it implies a side effect")
+            if open_world:
+                decision = Decision(name, same[0], True, "annotated read-only (it may reach outside systems: called "
+                                    "because --call-read-only was given), named with a read verb, and nothing about "
+                                    "it implies a side effect", open_world=True)
         plan.decisions.append(decision)
     callable_ = [d for d in plan.decisions if d.callable]
     explicit = [d for d in callable_ if d.name in allowed]
     annotated = [d for d in callable_ if d.name not in allowed]
-    plan.validate = (explicit + annotated)[:MAX_VALIDATION_TOOLS]
+    plan.validate = (explicit + [d for d in annotated if not d.open_world])[:MAX_VALIDATION_TOOLS]
     by_annotation = annotated if call_read_only else []
     plan.call = (explicit + by_annotation)[: max(MAX_CALLED_TOOLS, len(explicit))]
     return plan
+
+
+def _refusals(same: list[Mapping], open_world_ok: bool = False) -> list[str]:
+    return [r for r in (call_refusal(t, open_world_ok) for t in same) if r is not None]
