@@ -4,6 +4,10 @@ from mcplint.rule import TrafficRule, Violation
 from mcplint.tool_fields import show
 
 _STATE = "_mcp637_progress"  # on the session: token key -> last progress value, or _DONE
+# Memory and time stay bounded whatever the capture: the newest tokens are remembered, and a
+# late notification looks through the pending requests only when there are few of them.
+_MAX_TOKENS = 10_000
+_MAX_PENDING_SCAN = 1_000
 
 
 class _Done:
@@ -80,7 +84,10 @@ class ProgressNotIncreasing(TrafficRule):
             yield Violation(message.ptr / "params" / "progress",
                             f"Progress for token {show(token)} went from {show(last)} to {show(progress)}; "
                             "progress must increase with each notification")
+        seen.pop(key, None)  # re-inserted last: the oldest tokens are forgotten first
         seen[key] = progress if last is None else max(progress, last)
+        if len(seen) > _MAX_TOKENS:
+            del seen[next(iter(seen))]
 
     def check_exchange(self, exchange, session, ctx):
         seen = session.__dict__.get(_STATE)
@@ -101,7 +108,10 @@ class ProgressNotIncreasing(TrafficRule):
 
 def _reused(session, token) -> bool:
     """A pending client request now carries this token (tokens are unique only among active
-    requests). Pending requests kept as stubs lack `_meta`: then assume so, and judge nothing."""
+    requests). Pending requests kept as stubs lack `_meta`, and many are not searched: then
+    assume so, and judge nothing."""
+    if len(session.pending) > _MAX_PENDING_SCAN:
+        return True
     for (asker, _), request in session.pending.items():
         if asker != CLIENT:
             continue

@@ -114,3 +114,11 @@ def test_a_log_secret_fails_checklist_item_19_on_the_command_line(tmp_path):
     assert TOKEN not in run.stdout  # the JSON report names the credential only by its first characters
     item = next(i for i in report["summary"]["checklist"] if i["item"] == 19)
     assert item["status"] == "fail" and item["rules"] == ["MCP636"], item
+
+
+@pytest.mark.parametrize("others,reported", [(9_999, 1), (10_000, 0)])
+def test_progress_remembers_the_newest_10000_tokens_so_memory_stays_bounded(others, reported):
+    def progress(token, value):
+        return _server({"method": "notifications/progress", "params": {"progressToken": token, "progress": value}})
+    records = [progress("first", 5)] + [progress(i, 1) for i in range(others)] + [progress("first", 1)]
+    assert len(_found(records, ["MCP637"])) == reported
