@@ -179,7 +179,8 @@ def test_valid_arguments_use_values_servers_accept(name, schema, value):
 
 @pytest.mark.parametrize("schema", [
     _schema(timezone={"format": ["uuid"]}), _schema(**{"x" * 10_000: {"type": "string"}}),
-    _schema(timezone={"type": "string", "maxLength": -1}), {"type": "object", "properties": {"tz": None}, "required": ["tz"]},
+    _schema(timezone={"type": "string", "maxLength": -1}),
+    {"type": "object", "properties": {"tz": None}, "required": ["tz"]},
 ])
 def test_valid_arguments_never_raise(schema):
     found = valid_arguments(schema)
@@ -188,7 +189,8 @@ def test_valid_arguments_never_raise(schema):
 
 # --- a call refused for its arguments -------------------------------------------------------------
 def _is_error(text):
-    return Reply(message={"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": text}], "isError": True}})
+    result = {"content": [{"type": "text", "text": text}], "isError": True}
+    return Reply(message={"jsonrpc": "2.0", "id": 1, "result": result})
 
 
 @pytest.mark.parametrize("reply,rejected", [

@@ -240,7 +240,8 @@ class _Builder:
                 ranked = sorted(options, key=lambda o: isinstance(o, Mapping) and o.get("type") == "null")
                 for option in ranked:
                     try:
-                        return self.value({**base, **option} if isinstance(option, Mapping) else option, depth + 1, name)
+                        combined = {**base, **option} if isinstance(option, Mapping) else option
+                        return self.value(combined, depth + 1, name)
                     except _Unbuildable as why:
                         if str(why).startswith(schema_safety.COSTLY_PATTERN):
                             raise
@@ -302,7 +303,9 @@ class _Builder:
 
 def _named(name: str) -> str | None:
     """The well-known value for a property name ("timeZone", "country_code"), else None."""
-    return _NAMED.get(name.lower().replace("_", "").replace("-", "")) if isinstance(name, str) and len(name) < 64 else None
+    if not isinstance(name, str) or len(name) > 64:
+        return None
+    return _NAMED.get(name.lower().replace("_", "").replace("-", ""))
 
 
 def _string(schema: Mapping, name: str = "") -> str:
