@@ -110,7 +110,7 @@ def audit(
     cwd: Optional[Path] = typer.Option(None, "--cwd", help="Working directory of the server (stdio)."),
     header: Optional[List[str]] = typer.Option(None, "--header", "-H", help="'Name: value' sent with every request (HTTP; repeatable); $VAR and ${VAR} are read from the environment."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for each answer (also for the server to start)."),
-    call_read_only: bool = typer.Option(False, "--call-read-only", help="Also call tools annotated read-only (and closed-world, with no side effect in name or description) with valid arguments."),
+    call_read_only: bool = typer.Option(False, "--call-read-only", help="Also call tools annotated read-only, with no side effect in name, description or schema (open-world ones too), once with valid arguments."),
     allow_calls: Optional[List[str]] = typer.Option(None, "--allow-calls", help="Tools the audit may call whatever their annotations say (comma-separated or repeated)."),
     probe_rate_limit: Optional[int] = typer.Option(None, "--probe-rate-limit", metavar="N", help="Send up to N cheap requests (N <= 500) within 10 s and report any throttling."),
     sarif_output: Optional[Path] = typer.Option(None, "--sarif-output", help="Also write a SARIF report to this file, whatever --format prints."),

@@ -314,7 +314,7 @@ def run_probes(audit: Audit) -> None:
         if by_annotation:
             audit.probe("call-read-only", probes.valid_calls, by_annotation, "call-read-only")
         else:
-            audit.skipped("call-read-only", "no tool is annotated read-only and closed-world without a side effect")
+            audit.skipped("call-read-only", "no tool is annotated read-only without a side effect")
     else:
         audit.skipped("call-read-only", "pass --call-read-only to call read-only tools")
     if settings.rate_limit:
