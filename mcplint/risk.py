@@ -325,6 +325,9 @@ _PLACE_NOUNS = frozenset(
 _NEGATION = re.compile(r"\b(?:not|never|no|nothing|none|without|cannot|neither|nor|instead)\b|n't\b|\brather than\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _TEXT_WORD = re.compile(r"[A-Za-z0-9_'-]+")
+# snake_case names in prose: another tool's name unless it is this tool's or one of its parameters.
+_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_OTHER_TOOL = re.compile(r"\b(?:use|call|try|see)\s+(?:the\s+)?[\w`'\"-]+(?:\s+[\w`'\"-]+)?\s+tool\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,14 +346,15 @@ def writes_to_place(tool: Mapping[str, Any]) -> WriteEvidence | None:
     description = tool.get("description")
     description = description if isinstance(description, str) else ""
     places = place_parameters(tool.get("inputSchema"))
+    own_names = _own_identifiers(tool)
     for name, schema in places:
         own = schema.get("description")
         if isinstance(own, str):
-            for sentence in _sentences(own):
+            for sentence in _sentences(own, own_names):
                 if _write_verb_at(_words(sentence)) is not None:
                     return WriteEvidence(_trim(sentence), name, "parameter description")
     targets = _PLACE_NOUNS | {name.lower() for name, _ in places}
-    for sentence in _sentences(description):
+    for sentence in _sentences(description, own_names):
         words = _words(sentence)
         at = _write_verb_at(words)
         if at is not None and _writes_into(words, at, targets):
@@ -380,8 +384,23 @@ def place_parameters(input_schema: Any) -> list[tuple[str, dict]]:
     return found
 
 
-def _sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE.split(text) if s.strip() and not _NEGATION.search(s)]
+def _sentences(text: str, own_names: frozenset[str]) -> list[str]:
+    """The sentences that can speak for this tool: not a denial, not a pointer to another
+    tool ("Use save_screenshot to save it to a file", "call the export tool")."""
+    return [
+        s for s in _SENTENCE.split(text)
+        if s.strip() and not _NEGATION.search(s) and not _OTHER_TOOL.search(s)
+        and own_names.issuperset(w.lower() for w in _IDENTIFIER.findall(s))
+    ]
+
+
+def _own_identifiers(tool: Mapping[str, Any]) -> frozenset[str]:
+    """The tool's name and parameter names, which its sentences may mention."""
+    names = [tool.get("name")]
+    schema = tool.get("inputSchema")
+    if isinstance(schema, Mapping) and isinstance(schema.get("properties"), Mapping):
+        names.extend(schema["properties"])
+    return frozenset(n.lower() for n in names if isinstance(n, str))
 
 
 def _words(sentence: str) -> list[str]:

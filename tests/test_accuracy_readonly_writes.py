@@ -50,6 +50,8 @@ def test_screenshot_saved_to_a_path_is_a_warning_on_readonlyhint_for_item_20():
     ("Render the dashboard and export it to output.", {"output": {"type": "string"}}),
     ("Render the dashboard. The result will be persisted to the file you name.", {"file_name": {"type": "string"}}),
     ("Dumps the table; writes the rows into a CSV file.", {}),
+    ("Render the dashboard and save the image to output_path.", {"output_path": {"type": "string"}}),
+    ("take_snapshot saves the image to a file.", {}),
 ])
 def test_writing_to_a_destination_fires(description, properties):
     assert [f.code for f in _lint(_tool(description, properties))] == ["MCP414"]
@@ -66,6 +68,9 @@ def test_writing_to_a_destination_fires(description, properties):
     ("Render the dashboard. Nothing is ever saved to a file.", {}),
     ("Open the saved file at path and return the exported rows.", {"path": {"type": "string"}}),
     ("Return the store's open hours in a folder.", {"folder": {"type": "string", "description": "The store folder."}}),
+    ("Return a screenshot as base64. Use save_screenshot to save it to a file.", {}),
+    ("Return a screenshot. Call the save screenshot tool to save it to a file.", {}),
+    ("Return a screenshot.", {"path": {"type": "string", "description": "Read from here; export_png saves to a path."}}),
 ])
 def test_reads_formats_filters_and_denials_stay_silent(description, properties):
     assert _lint(_tool(description, properties)) == []
