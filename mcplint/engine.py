@@ -275,10 +275,11 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     for rule in plan.rules:
         if version not in rule.versions or manifest.kind not in rule.applies_to:
             continue
-        ctx = RuleContext(version, plan.options[rule.code], path, manifest, plan.lock)
+        watched = plan.version is None  # an inferred version: findings may be re-checked leniently
+        ctx = (_VersionWatch if watched else RuleContext)(version, plan.options[rule.code], path, manifest, plan.lock)
         found = [v.bounded() for v in rule.check(manifest, ctx)]
-        if plan.version is None and found:
-            found = _lenient(rule, found, manifest, plan, version)
+        if watched and found:
+            found = _lenient(rule, found, manifest, plan, version, ctx.read)
         raw.extend((rule, v) for v in found)
     if not raw and not suppressions.present(manifest.document):
         return [], version
@@ -291,10 +292,27 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     return capped([f for f in findings if not _ignored(f, document, plan)]), version
 
 
-def _lenient(rule: Rule, found: list, manifest: Manifest, plan: Plan, version: str) -> list:
+class _VersionWatch(RuleContext):
+    """A RuleContext that notes whether the rule read the version: one that never did finds
+    the same at every version it applies to, so the lenient re-check need not run it again."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        object.__setattr__(self, "read", False)
+
+    def __getattribute__(self, name: str):
+        if name == "version":
+            object.__setattr__(self, "read", True)
+        return object.__getattribute__(self, name)
+
+
+def _lenient(rule: Rule, found: list, manifest: Manifest, plan: Plan, version: str,
+             version_read: bool = True) -> list:
     """An inferred version is a guess: a finding that an older plausible version would not
     raise (a draft-07 idiom, say) is lowered one level and says why. Only the rules that
-    found something are run again."""
+    found something, and read the version to do it, are run again."""
     older = [v for v in plausible_versions(manifest) if v < version]
     if not older:
         return found
@@ -302,6 +320,8 @@ def _lenient(rule: Rule, found: list, manifest: Manifest, plan: Plan, version: s
     allowed_by: dict[str, str] = {}  # pointer -> the newest older version without the finding
     for other in reversed(older):
         seen: set[str] = set()
+        if other in rule.versions and not version_read:
+            continue  # the same findings at that version
         if other in rule.versions:  # else that version has no such requirement
             ctx = RuleContext(other, plan.options[rule.code], manifest.path, manifest, plan.lock)
             seen = {str(v.pointer) for v in rule.check(manifest, ctx)}

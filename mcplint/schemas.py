@@ -15,6 +15,7 @@ import re
 from typing import Any
 from urllib.parse import unquote, urljoin
 
+from mcplint import versions
 from mcplint.document.pointer import Pointer
 from mcplint.schema_dialects import (
     DRAFT2020, DRAFT7, LENIENT, SIMPLE_TYPES, dialect_for_uri, metaschema_error, regex_ok, schema_dialect,
@@ -136,7 +137,9 @@ def tool_schemas(doc, version: str) -> list[SchemaEntry]:
                     entries.append(SchemaEntry(ptr, tool, name, schema, facts(schema, version)))
         return entries
 
-    return doc.memo(("tool-schemas", version), build)
+    # The version matters only through the default dialect (2020-12 from 2025-11-25), so
+    # versions that share it share the walk (the lenient re-check of inferred versions).
+    return doc.memo(("tool-schemas", version >= versions.V2025_11_25), build)
 
 
 _HINT_NAME = re.compile(r"ur[li]|href|link|site|homepage|mail|path|file|dir|folder|date|time|stamp", re.I)
