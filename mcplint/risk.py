@@ -346,6 +346,8 @@ def writes_to_place(tool: Mapping[str, Any]) -> WriteEvidence | None:
     description = tool.get("description")
     description = description if isinstance(description, str) else ""
     places = place_parameters(tool.get("inputSchema"))
+    if not places and not any(noun in description.lower() for noun in _PLACE_NOUNS):
+        return None  # no place to write to is named: the sentence walk below cannot find one
     own_names = _own_identifiers(tool)
     for name, schema in places:
         own = schema.get("description")
