@@ -107,6 +107,18 @@ def find_secrets(text: str) -> list[Secret]:
     return kept
 
 
+def new_secret(text: str, reported: set[str]) -> tuple[Secret, str] | None:
+    """The first secret in ``text`` not in ``reported`` and " (and N more)" for the other new
+    ones, all added to ``reported`` (one finding per text, each secret said once)."""
+    if not may_hold_secret(text):
+        return None
+    found = [s for s in find_secrets(text) if s.text not in reported]
+    if not found:
+        return None
+    reported.update(s.text for s in found)
+    return found[0], f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+
+
 def _is_jwt(token: str) -> bool:
     """The first segment is a JSON object header naming an algorithm."""
     head = token.split(".", 1)[0]

@@ -2,7 +2,7 @@ from mcplint.capture.outputs import strings_in
 from mcplint.capture.session import NOTIFICATION, SERVER
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
-from mcplint.secrets import find_secrets, may_hold_secret
+from mcplint.secrets import new_secret
 
 
 class LogMessageSecret(TrafficRule):
@@ -47,13 +47,8 @@ class LogMessageSecret(TrafficRule):
             if key not in params:
                 continue
             for ptr, _what, text in strings_in(params[key], message.ptr / "params" / key, key):
-                if not may_hold_secret(text):
+                if (new := new_secret(text, reported)) is None:
                     continue
-                found = [s for s in find_secrets(text) if s.text not in reported]
-                if not found:
-                    continue
-                reported.update(s.text for s in found)
-                first = found[0]
-                more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+                first, more = new
                 yield Violation(ptr, f"Log message contains {first.what} ('{first.redacted}'){more}; "
                                      "redact credentials before logging and rotate this one")

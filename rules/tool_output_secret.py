@@ -2,7 +2,7 @@ from mcplint.capture.outputs import output_texts, tool_answer
 from mcplint.findings import Severity
 from mcplint.output_purpose import returns_credential
 from mcplint.rule import TrafficRule, Violation
-from mcplint.secrets import find_secrets, may_hold_secret
+from mcplint.secrets import new_secret
 
 
 class ToolOutputSecret(TrafficRule):
@@ -54,13 +54,8 @@ class ToolOutputSecret(TrafficRule):
             return  # its purpose: a credential is the answer, not a leak
         reported: set[str] = set()
         for ptr, what, text in output_texts(answer):
-            if not may_hold_secret(text):
+            if (new := new_secret(text, reported)) is None:
                 continue
-            found = [s for s in find_secrets(text) if s.text not in reported]
-            if not found:
-                continue
-            reported.update(s.text for s in found)
-            first = found[0]
-            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            first, more = new
             yield Violation(ptr, f"Tool output ({what}) contains {first.what} ('{first.redacted}'){more}; "
                                  "redact credentials from tool results and rotate this one")
