@@ -1,6 +1,7 @@
 from mcplint import versions
 from mcplint.findings import Severity
-from mcplint.risk import tool_intent, writes_to_place
+from mcplint.file_writes import writes_to_place
+from mcplint.risk import tool_intent
 from mcplint.rule import ToolRule, Violation
 
 
