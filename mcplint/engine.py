@@ -16,7 +16,8 @@ from mcplint.document.manifest import EXPECTED, Manifest, classify, describe
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError, MCPLintError
 from mcplint.findings import Finding, Related, Severity, capped, excerpt
-from mcplint.rule import MANIFEST, Rule, RuleContext, Violation
+from mcplint.inferred_version import VersionWatch, infer_version, lenient
+from mcplint.rule import MANIFEST, Rule, RuleContext
 
 
 @dataclass
@@ -237,37 +238,6 @@ def _looks_like_manifest(path: str) -> bool:
     return b"inputSchema" in head or b'"tools"' in head or b"tools:" in head
 
 
-def infer_version(manifest: Manifest) -> str:
-    """A tools/list result without `resultType` (required from 2026-07-28) came from
-    a handshake-era server; everything else is linted at the newest version."""
-    result = manifest.result
-    if result is not None and "resultType" not in result[1]:
-        return versions.LATEST_HANDSHAKE
-    return versions.LATEST
-
-
-def plausible_versions(manifest: Manifest) -> tuple[str, ...]:
-    """Every version a document that declares none may have been written for: a result
-    with `resultType` is 2026-07-28, one without is handshake-era, a bare tool list any;
-    and the tool fields it uses date it (`annotations` from 2025-03-26, `icons` from
-    2025-11-25)."""
-    from mcplint.tool_fields import TOOL_FIELDS
-
-    result = manifest.result
-    if result is not None:
-        if "resultType" in result[1]:
-            return (versions.V2026_07_28,)
-        candidates = versions.VERSIONS[: versions.VERSIONS.index(versions.LATEST_HANDSHAKE) + 1]
-    else:
-        candidates = versions.VERSIONS
-    used = {key for _, tool in manifest.tools() if isinstance(tool, dict) for key in tool if key in TOOL_FIELDS}
-    dated = tuple(v for v in candidates if all(v in TOOL_FIELDS[key] for key in used))
-    return dated or candidates
-
-
-_LOWER = {Severity.ERROR: Severity.WARNING, Severity.WARNING: Severity.INFO}
-
-
 def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     version = plan.version or infer_version(manifest)
     path = manifest.path
@@ -276,10 +246,10 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
         if version not in rule.versions or manifest.kind not in rule.applies_to:
             continue
         watched = plan.version is None  # an inferred version: findings may be re-checked leniently
-        ctx = (_VersionWatch if watched else RuleContext)(version, plan.options[rule.code], path, manifest, plan.lock)
+        ctx = (VersionWatch if watched else RuleContext)(version, plan.options[rule.code], path, manifest, plan.lock)
         found = [v.bounded() for v in rule.check(manifest, ctx)]
         if watched and found:
-            found = _lenient(rule, found, manifest, plan, version, ctx.read)
+            found = lenient(rule, found, manifest, plan, version, ctx.read)
         raw.extend((rule, v) for v in found)
     if not raw and not suppressions.present(manifest.document):
         return [], version
@@ -290,55 +260,6 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     findings = [_finding(rule, v, manifest, plan) for rule, v in raw]
     findings = suppressions.apply(findings, manifest, plan, version)  # YAML comments, MCP001
     return capped([f for f in findings if not _ignored(f, document, plan)]), version
-
-
-class _VersionWatch(RuleContext):
-    """A RuleContext that notes whether the rule read the version: one that never did finds
-    the same at every version it applies to, so the lenient re-check need not run it again."""
-
-    __slots__ = ("read",)
-
-    def __init__(self, *args) -> None:
-        super().__init__(*args)
-        object.__setattr__(self, "read", False)
-
-    def __getattribute__(self, name: str):
-        if name == "version":
-            object.__setattr__(self, "read", True)
-        return object.__getattribute__(self, name)
-
-
-def _lenient(rule: Rule, found: list, manifest: Manifest, plan: Plan, version: str,
-             version_read: bool = True) -> list:
-    """An inferred version is a guess: a finding that an older plausible version would not
-    raise (a draft-07 idiom, say) is lowered one level and says why. Only the rules that
-    found something, and read the version to do it, are run again."""
-    older = [v for v in plausible_versions(manifest) if v < version]
-    if not older:
-        return found
-    level = rule.severity
-    allowed_by: dict[str, str] = {}  # pointer -> the newest older version without the finding
-    for other in reversed(older):
-        seen: set[str] = set()
-        if other in rule.versions and not version_read:
-            continue  # the same findings at that version
-        if other in rule.versions:  # else that version has no such requirement
-            ctx = RuleContext(other, plan.options[rule.code], manifest.path, manifest, plan.lock)
-            seen = {str(v.pointer) for v in rule.check(manifest, ctx)}
-        for v in found:
-            if str(v.pointer) not in seen:
-                allowed_by.setdefault(str(v.pointer), other)
-    out = []
-    for v in found:
-        other = allowed_by.get(str(v.pointer))
-        own = v.severity or level
-        if other is None or own not in _LOWER:
-            out.append(v)
-            continue
-        note = (f" (judged leniently: protocol version {version} was inferred and {other} allows this; "
-                "pass --protocol-version to judge strictly)")
-        out.append(Violation(v.pointer, v.message + note, v.at_key, v.related, _LOWER[own]).bounded())
-    return out
 
 
 def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan) -> Finding:
