@@ -7,7 +7,6 @@
   whether it is in the one language the lexicon knows.
 - ``count_words``: words in a text, also in scripts written without spaces (MCP212).
 - ``MARKETING`` / ``MarketingMatcher``: hype, overly friendly and vague phrases (MCP221).
-- ``split_words`` / ``matches_style`` / ``to_style``: identifier styles (MCP202, MCP203).
 """
 
 from __future__ import annotations
@@ -491,33 +490,3 @@ class MarketingMatcher:
                 result.append((kind, phrase))
                 covered = -neg_end
         return result
-
-
-# -- identifier styles ----------------------------------------------------------------
-
-STYLES = ("snake_case", "camelCase", "kebab-case", "any")
-_STYLE_RE = {
-    "snake_case": re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"),
-    "camelCase": re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*"),
-    "kebab-case": re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"),
-}
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
-
-
-def split_words(identifier: str) -> list[str]:
-    """Lowercase words of an identifier in any style: "getHTTPResponse" -> get, http,
-    response; "list-s3-buckets" -> list, s3, buckets; "Get_User" -> get, user."""
-    return [w.lower() for w in _WORD.findall(identifier)]
-
-
-def matches_style(identifier: str, style: str) -> bool:
-    """Whether ``identifier`` is written in ``style`` (one of ``STYLES``)."""
-    return style == "any" or _STYLE_RE[style].fullmatch(identifier) is not None
-
-
-def to_style(identifier: str, style: str) -> str:
-    """``identifier`` rewritten in ``style`` ("" when it has no words)."""
-    words = split_words(identifier)
-    if style == "camelCase":
-        return "".join(w if i == 0 else w.capitalize() for i, w in enumerate(words))
-    return ("-" if style == "kebab-case" else "_").join(words)

@@ -3,7 +3,7 @@ import re
 from mcplint import versions
 from mcplint.emoji import strip_emoji
 from mcplint.findings import Severity
-from mcplint.lexicon import split_words
+from mcplint.identifiers import split_words
 from mcplint.rule import ToolRule, Violation
 
 # An identifier rather than a display name: snake_case, lowerCamelCase, kebab-case.

@@ -1,7 +1,7 @@
 from typing import Literal
 
 from mcplint.findings import Severity
-from mcplint.lexicon import matches_style, to_style
+from mcplint.identifiers import matches_style, to_style
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
 
 

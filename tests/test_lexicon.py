@@ -1,13 +1,13 @@
-"""mcplint.lexicon: verb forms, description openings, marketing phrases, identifier styles."""
+"""mcplint.lexicon (verb forms, description openings, marketing phrases) and mcplint.identifiers (styles)."""
 
 from __future__ import annotations
 
 import pytest
 
+from mcplint.identifiers import matches_style, split_words, to_style
 from mcplint.lexicon import (
-    IMPERATIVE_VERBS, MarketingMatcher, count_words, imperative_of, is_verb, matches_style, opening_problem,
-    reads_as_english,
-    split_words, to_style, verb_of_gerund,
+    IMPERATIVE_VERBS, MarketingMatcher, count_words, imperative_of, is_verb, opening_problem, reads_as_english,
+    verb_of_gerund,
 )
 
 
