@@ -14,7 +14,7 @@ from pathlib import Path
 from mcplint.capture import har, jsonl
 from mcplint.capture.records import CLIENT, Record
 from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, Exchange, Session, VersionDetector
-from mcplint.checklist import ITEMS, missing_feature
+from mcplint.capture.evidence import unassessed
 from mcplint.document.loader import Document, load_document, os_error, spool, wait_for_data
 from mcplint.document.manifest import Manifest
 from mcplint.document.pointer import Pointer
@@ -225,7 +225,7 @@ class _Linter:
         session = self.session
         for rule, ctx, hook in self.hooks(session.version)["check_session"]:
             self.raw.extend((rule, v.bounded(), None) for v in hook(session, ctx))
-        return Linted(self._findings(), session.version, kind, len(session.tools), self._unassessed(), None)
+        return Linted(self._findings(), session.version, kind, len(session.tools), unassessed(self.session, self.plan), None)
 
     def _start(self, version: str, buffer: list) -> None:
         self.session = Session(version, reload=self.reload)
@@ -342,34 +342,6 @@ class _Linter:
             fingerprint=_fingerprint(rule.code, self.path, violation),
             related=tuple(Related(m, str(p), self.source.span(p)[0]) for p, m in violation.related),
         )
-
-    def _unassessed(self) -> dict[int, str]:
-        """Checklist items this capture gave no evidence for, and what was missing."""
-        session = self.session
-        traffic: dict[int, list[str]] = {}
-        manifest_items: set[int] = set()
-        for rule in self.plan.rules:
-            for item in rule.checklist:
-                if isinstance(rule, TrafficRule):
-                    traffic.setdefault(item, []).append(rule.needs)
-                elif MANIFEST in rule.applies_to:
-                    manifest_items.add(item)
-        missing: dict[int, str] = {}
-        has_tools = session.seen["tools/list-result"] > 0
-        for item in ITEMS:
-            if why := missing_feature(item, session.version):
-                missing[item] = why
-                continue
-            if item in session.assessed or (item in manifest_items and has_tools):
-                continue
-            if item in traffic:
-                needs = sorted({n for n in traffic[item] if n})
-                missing[item] = "the capture has no " + " or ".join(needs) if needs else "no evidence in the capture"
-            elif item in manifest_items:
-                missing[item] = "the capture has no tools/list result"
-            else:
-                missing[item] = "no selected rule checks it"
-        return missing
 
 
 def _moved(violation: Violation, base: Pointer) -> Violation:
