@@ -26,6 +26,7 @@ FOREIGN_ORIGIN = "http://mcplint-probe.invalid"
 RATE_LIMIT_WINDOW = 10.0  # seconds: --probe-rate-limit sends at most N requests within this
 MAX_RATE_LIMIT = 500
 GET_STREAM_BOUND = 0.5  # seconds the GET stream is read
+REJECTED = "rejected"  # what a call refused for its placeholder arguments got (Audit.calls)
 
 ITEMS: dict[str, tuple[int, ...]] = {
     "tools/list": (1, 2, 3, 4, 5, 6, 7, 19, 20),
@@ -188,12 +189,24 @@ def valid_calls(audit, decisions, probe: str) -> str:
     for decision in decisions:
         arguments = valid_arguments(decision.tool.get("inputSchema"))
         if arguments is None:
-            notes.append(f"{decision.name}: not called ({unbuildable_reason(decision.tool.get('inputSchema'))})")
+            audit.calls[decision.name] = f"not called ({unbuildable_reason(decision.tool.get('inputSchema'))})"
+            notes.append(f"{decision.name}: {audit.calls[decision.name]}")
             continue
         reply = audit.request("tools/call", {"name": decision.name, "arguments": arguments}, probe=probe)
         rejected = " (rejected its placeholder arguments)" if rejected_arguments(reply) else ""
+        audit.calls[decision.name] = call_outcome(reply, bool(rejected))
         notes.append(f"{decision.name}: {reply.describe()}{rejected}")
     return "; ".join(notes) or "no tool was cleared for calls"
+
+
+def call_outcome(reply, rejected: bool) -> str:
+    """What a valid-argument call got, for the checklist's reasons (mcplint.audit.reasons)."""
+    if rejected:
+        return REJECTED
+    if reply.timed_out:
+        return "unanswered"
+    failed = reply.error is not None or (isinstance(reply.result, dict) and reply.result.get("isError") is True)
+    return "failed" if failed else "answered"
 
 
 # What a server says when it refuses the arguments rather than failing: "Invalid timezone",
@@ -251,7 +264,9 @@ def rate_limit(audit, count: int) -> str:
         if reply.timed_out:
             return f"no answer to request {sent} of the burst"
     burst = f"calls of {what}" if what else f"{method} request(s)"
-    tail = "" if what else " (pings are not tool calls: with --call-read-only the burst calls a read-only tool)"
+    tail = "" if what else (" (pings are not tool calls: no closed-world read-only tool could be called)"
+                            if audit.settings.call_read_only else
+                            " (pings are not tool calls: with --call-read-only the burst calls a read-only tool)")
     return f"no throttling signal in {sent} {burst} over {time.monotonic() - started:.1f} s{tail}"
 
 

@@ -60,6 +60,7 @@ class Audit:
     plan: CallPlan = field(default_factory=CallPlan)
     results: list[ProbeResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # things the user should know (stderr)
+    calls: dict[str, str] = field(default_factory=dict)  # tool -> what its valid-argument call got (probes)
     stopped: str | None = None  # why the audit could not go on (e.g. authentication required)
 
     @property
