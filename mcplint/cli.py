@@ -66,7 +66,7 @@ def _split(values: Optional[List[str]]) -> list[str]:
 
 @app.command()
 def check(
-    paths: List[str] = typer.Argument(..., help="Files or folders to lint; '-' reads standard input."),
+    paths: Optional[List[str]] = typer.Argument(None, help="Files or folders to lint; '-' reads standard input. None: the current folder and the servers in the config."),
     format: Format = typer.Option(Format.rich, "--format", "-f", help="Report format."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of standard output."),
     select: Optional[List[str]] = typer.Option(None, "--select", help="Rules to run: codes, code prefixes, names or ALL (comma-separated or repeated)."),
@@ -80,8 +80,11 @@ def check(
     sarif_output: Optional[Path] = typer.Option(None, "--sarif-output", help="Also write a SARIF report to this file, whatever --format prints."),
     skip_non_manifests: bool = typer.Option(False, "--skip-non-manifests", help="Treat named files like files found in a folder: skip those that are not MCP manifests, apply include/exclude (for pre-commit)."),
     lock: Optional[Path] = typer.Option(None, "--lock", help="Report tools added, removed or changed since this lock file (written by `mcplint lock`)."),
+    servers: Optional[bool] = typer.Option(None, "--servers/--no-servers", help="Start and lint the servers the config lists (default: only when no paths are given)."),
+    servers_only: bool = typer.Option(False, "--servers-only", help="Lint only the configured servers, no files (the mcplint-servers pre-commit hook)."),
+    audit: bool = typer.Option(False, "--audit", help="Also run the audit's safe probes on every configured server (as `audit: true` does for one)."),
 ) -> None:
-    """Lint MCP tool manifests (JSON or YAML)."""
+    """Lint MCP manifests and captures (JSON, YAML, JSONL, HAR) and the servers the config lists."""
     from mcplint.commands.check import run_check
 
     code = run_check(
@@ -90,7 +93,7 @@ def check(
         fail_on=fail_on.value if fail_on else None, verbose=verbose,
         baseline=baseline, write_baseline=write_baseline,
         sarif_output=sarif_output, skip_non_manifests=skip_non_manifests,
-        lock=lock,
+        lock=lock, servers=servers, servers_only=servers_only, audit=audit,
     )
     raise typer.Exit(code)
 

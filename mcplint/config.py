@@ -34,6 +34,7 @@ class Config:
     max_file_size_mb: int = 20
     root: Path = field(default_factory=Path.cwd)  # relative globs are relative to this
     source: str | None = None  # the file it came from
+    servers: list = field(default_factory=list)  # mcplint.servers.spec.ServerSpec entries
 
 
 def discover(start: Path | None = None) -> Path | None:
@@ -67,11 +68,11 @@ def _has_tool_table(pyproject: Path) -> bool:
 def load(path: Path | None) -> Config:
     if path is None:
         return Config()
-    raw = _read_raw(path)
-    return _validate(raw, path)
+    raw, text = _read_raw(path)
+    return _validate(raw, path, text)
 
 
-def _read_raw(path: Path) -> dict:
+def _read_raw(path: Path) -> tuple[dict, str]:
     try:
         with open(path, "rb") as handle:
             raw_bytes = handle.read(MAX_CONFIG_BYTES + 1)
@@ -103,10 +104,10 @@ def _read_raw(path: Path) -> dict:
         raw = load_yaml(text, str(path))[0]
     if not isinstance(raw, dict):
         raise MCPLintError(f"{path}: config must be a mapping of settings")
-    return raw
+    return raw, text
 
 
-def _validate(raw: dict, path: Path) -> Config:
+def _validate(raw: dict, path: Path, text: str = "") -> Config:
     from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
     class Model(BaseModel):
@@ -122,6 +123,7 @@ def _validate(raw: dict, path: Path) -> Config:
         include: list[str] = []
         exclude: list[str] = []
         max_file_size_mb: int = 20
+        servers: Any = None  # checked by mcplint.servers.spec
 
         @field_validator("max_file_size_mb", mode="before")
         @classmethod
@@ -171,7 +173,17 @@ def _validate(raw: dict, path: Path) -> Config:
     except ValidationError as err:
         raise MCPLintError(f"{path}: {_first_error(err)}") from None
     values = {name: getattr(model, name) for name in Model.model_fields}
-    return Config(**values, root=path.parent.resolve(), source=str(path))
+    root = path.parent.resolve()
+    if values["servers"] is not None:
+        from mcplint.servers.spec import parse_servers
+
+        try:
+            values["servers"] = parse_servers(values["servers"], root, text)
+        except ValueError as err:
+            raise MCPLintError(f"{path}: {err}") from None
+    else:
+        values["servers"] = []
+    return Config(**values, root=root, source=str(path))
 
 
 def _shown(value: Any, width: int = 40) -> str:

@@ -26,9 +26,36 @@ def _input_names(targets) -> dict[str, str]:
     return names
 
 
+def _wants_servers(paths, servers, servers_only: bool, audit: bool, cfg) -> bool:
+    """Configured servers run with no paths (or when asked); asking with none configured is an error."""
+    wanted = servers_only or audit or (servers if servers is not None else not paths)
+    if wanted and not cfg.servers and (servers or servers_only or audit):
+        where = cfg.source or "no config file was found"
+        raise MCPLintError(f"no servers configured ({where}): list them under servers: in .mcplint.yaml "
+                           f"(`mcplint init` writes an entry)")
+    return wanted and bool(cfg.servers)
+
+
+def _add_servers(result, cfg, plan, audit: bool, verbose: bool) -> dict:
+    """Lint every configured server into ``result``; the config entries reports anchor to."""
+    from mcplint.servers import lint_servers
+
+    log = (lambda line: print(printable(f"mcplint: server {line}"), file=sys.stderr)) if verbose else (lambda line: None)
+    found = lint_servers(cfg.servers, plan, audit=audit, config_source=cfg.source, root=cfg.root, log=log)
+    result.findings.extend(found.findings)
+    result.findings.sort(key=lambda f: f.sort_key)
+    result.files.extend(found.files)
+    result.sources.update(found.sources)
+    result.errors.extend(found.errors)
+    for note in found.notes:
+        print(printable(f"mcplint: warning: {note}"), file=sys.stderr)
+    return found.anchors
+
+
 def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,
               baseline=None, write_baseline=None,
-              sarif_output=None, skip_non_manifests=False, lock=None) -> int:
+              sarif_output=None, skip_non_manifests=False, lock=None, servers=None, servers_only=False,
+              audit=False) -> int:
     if protocol_version is not None and protocol_version not in VERSIONS:
         raise MCPLintError(f"--protocol-version {protocol_version!r} is not one of {', '.join(VERSIONS)}")
     if config_path is not None and not Path(config_path).is_file():
@@ -40,12 +67,14 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         from mcplint import pinning
 
         plan.lock = pinning.load_for_check(lock, plan)
-    targets = discovery.collect(paths, cfg)
+    with_servers = _wants_servers(paths, servers, servers_only, audit, cfg)
+    targets = discovery.collect([] if servers_only else (paths or ["."]), cfg)
     walk_skipped = targets.skipped  # FIFOs, symlink loops, unreadable folders met while walking
     if skip_non_manifests:  # pre-commit names every JSON/YAML file: skip non-manifests, not fail
         targets = ci.as_walked(targets, cfg)
     result = engine.run(targets, plan)
     result.skipped[:0] = walk_skipped
+    anchors = _add_servers(result, cfg, plan, audit, verbose) if with_servers else {}
     if plan.lock is not None:
         pinning.report_vanished(plan.lock, result.files)
 
@@ -59,7 +88,9 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         print(printable(f"mcplint: error: {message}"), file=sys.stderr)
     if not result.files and not result.errors and not skip_non_manifests:
         hint = "" if verbose or not result.skipped else f" ({len(result.skipped)} file(s) skipped; -v says why)"
-        raise MCPLintError(f"no MCP tool manifests or captures found in {', '.join(paths)}{hint}")
+        where = ", ".join(paths or ["."])
+        servers_hint = "" if paths else "; to lint a server from its source, list it under servers: in .mcplint.yaml (`mcplint init` writes one)"
+        raise MCPLintError(f"no MCP tool manifests or captures found in {where}{hint}{servers_hint}")
 
     for warning in suppressions.unused_config_ignores(cfg, plan, result.files):
         print(printable(f"mcplint: warning: {warning}"), file=sys.stderr)
@@ -84,6 +115,7 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         # Each report lists these too; with nothing read it has no checklist (summarize) and
         # says so instead of looking like a clean run. The exit code is 2 either way.
         failures=tuple(read_failures(result.errors, _input_names(targets))) if result.errors else (),
+        extra={"anchors": anchors} if anchors else {},
     )
     text = reporters.render(fmt, result.findings, ctx)
     write_report(text, output)

@@ -1,0 +1,152 @@
+"""Lint the MCP servers a repository's config lists (`servers:`), on their own source lines.
+
+For each server: start it (stdio command or URL), list its tools, prompts and resources
+(every page), lint that listing as one document with the manifest rules, and move each
+finding onto the source line that defines what it is about (mcplint.source). With
+``audit: true`` (or ``check --audit``) the audit's probes run too, and the findings about
+the traffic are reported as ``audit:<name>#message-<n>``. A Python server that cannot start
+(its dependencies missing in a pre-commit environment, say) is read statically instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcplint.findings import Finding
+
+
+@dataclass
+class ServersResult:
+    findings: list[Finding] = field(default_factory=list)
+    files: list = field(default_factory=list)  # engine.FileReport, one per server
+    sources: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # printed as warnings
+    anchors: dict[str, tuple[str, int]] = field(default_factory=dict)  # pseudo name -> (config file, line)
+
+
+def lint_servers(specs, plan, *, audit: bool = False, config_source: str | None = None, root: Path | None = None,
+                 log=lambda line: None) -> ServersResult:
+    result = ServersResult()
+    for spec in specs:
+        if config_source and spec.line:
+            shown_config = _shown(config_source, root)
+            result.anchors[f"server:{spec.name}"] = result.anchors[f"audit:{spec.name}"] = (shown_config, spec.line)
+        try:
+            _lint_one(spec, plan, audit or spec.audit, root or Path.cwd(), result, log)
+        except RecursionError:
+            result.errors.append(f"server {spec.name}: its listing is nested too deeply")
+    return result
+
+
+def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log) -> None:
+    from mcplint.audit import runner
+    from mcplint.servers.drive import DriveFailed, audit_everything, drive, list_everything, listing_document
+
+    temp_dir = tempfile.mkdtemp(prefix="mcplint-server-")
+    record = Path(temp_dir) / f"{spec.name}.jsonl"
+    settings = runner.Settings(timeout=spec.timeout)
+    try:
+        try:
+            session = drive(url=spec.url, argv=list(spec.command), label=f"server {spec.name}", env=dict(spec.env),
+                            cwd=str(spec.cwd), headers=dict(spec.headers), settings=settings, record_path=record,
+                            log=lambda line: log(f"{spec.name}: {line}"),
+                            steps=audit_everything if audit else list_everything)
+        except DriveFailed as failed:
+            if not _offline(spec, plan, root, result, str(failed), failed.server_lines):
+                result.errors.append(f"server {spec.name}: {failed}")
+            return
+        result.notes.extend(f"server {spec.name}: {note}" for note in session.notes)
+        listing = listing_document(session)
+        version = session.session.version
+        _lint_listing(spec, listing, plan, version, root, result, static=False)
+        if audit:
+            _lint_traffic(spec, record, plan, result)
+    finally:
+        shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _lint_listing(spec, listing: dict, plan, version: str | None, root: Path, result: ServersResult,
+                  static: bool) -> None:
+    from mcplint import engine
+    from mcplint.document.loader import load_document
+    from mcplint.document.manifest import classify
+    from mcplint.servers.relocate import Placer, listing_name
+
+    name = listing_name(spec.name)
+    text = json.dumps(listing, indent=2, ensure_ascii=False, default=str)
+    document = load_document(name, text.encode("utf-8", "surrogatepass"), plan.max_bytes)
+    document.path = name
+    manifest = classify(document)
+    if manifest is None:  # cannot happen for a combined listing; say so rather than crash
+        result.errors.append(f"server {spec.name}: its listing could not be read")
+        return
+    chosen = dataclasses.replace(plan, version=version if version in _versions() else plan.version)
+    if static:
+        from mcplint.servers.offline import static_rules
+
+        chosen = dataclasses.replace(chosen, rules=static_rules(plan.rules))
+    findings, used = engine.lint(manifest, chosen)
+    placer = Placer(spec.name, listing, _index(spec, root))
+    result.findings.extend(placer.place(f) for f in findings)
+    result.sources.update(placer.sources)
+    result.files.append(engine.FileReport(name, used, "server", len(listing.get("tools", [])),
+                                          engine._manifest_unassessed(chosen, used)))
+    if placer.unplaced:
+        result.notes.append(f"server {spec.name}: {placer.unplaced} finding(s) could not be placed in the source "
+                            f"(searched {', '.join(_shown(str(s), root) for s in spec.source)}); "
+                            f"they are reported on {name}")
+
+
+def _lint_traffic(spec, record: Path, plan, result: ServersResult) -> None:
+    """The audit's transcript through the traffic rules; the listing's own findings came above."""
+    from mcplint import discovery, engine, registry
+    from mcplint.rule import TrafficRule
+    from mcplint.servers.relocate import traffic_name, traffic_finding
+
+    linted = engine.run([discovery.Target(str(record), True)], plan)
+    traffic = {cls.code for cls in registry.all_rules() if issubclass(cls, TrafficRule)}
+    result.findings.extend(traffic_finding(f, spec.name) for f in linted.findings if f.code in traffic)
+    result.errors.extend(e.replace(str(record), traffic_name(spec.name, 0).split("#")[0]) for e in linted.errors)
+    for report in linted.files:
+        report.path = f"audit:{spec.name}"
+        result.files.append(report)
+
+
+def _offline(spec, plan, root: Path, result: ServersResult, why: str, server_lines: int) -> bool:
+    """A Python server that could not start is read statically; False when that is not possible."""
+    if server_lines or spec.url is not None:
+        return False  # it started and then failed: that is the server's fault to report
+    from mcplint.servers.offline import static_listing
+
+    listing = static_listing(spec, root)
+    if listing is None:
+        return False
+    result.notes.append(f"server {spec.name} could not be started ({why}); its tools were read from the Python "
+                        f"source instead: only names, descriptions, parameters and annotations were checked")
+    _lint_listing(spec, listing, plan, None, root, result, static=True)
+    return True
+
+
+def _index(spec, root: Path):
+    from mcplint.source import SourceIndex
+
+    return SourceIndex.build(list(spec.source), root)
+
+
+def _versions():
+    from mcplint.versions import VERSIONS
+
+    return VERSIONS
+
+
+def _shown(path: str, root: Path | None) -> str:
+    try:
+        return Path(path).resolve().relative_to((root or Path.cwd()).resolve()).as_posix()
+    except ValueError:
+        return path

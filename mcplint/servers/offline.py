@@ -1,0 +1,46 @@
+"""The offline fallback: a Python server that cannot start is read from its source.
+
+Read statically, a tool's name, description, parameter names, parameter descriptions and
+annotations are known exactly; its schema's types, formats and constraints are not (the
+SDK derives them at run time). So only the rules that judge what is known run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+# Rules that judge names, descriptions, parameter names and descriptions, and annotations.
+STATIC_RULES = frozenset({
+    "tool-name-invalid", "tool-name-style", "duplicate-tool-name", "tool-description-missing",
+    "description-not-imperative", "description-too-short", "description-too-long", "emoji-in-text",
+    "marketing-language", "markup-in-text", "hidden-characters", "prompt-injection", "parameter-name-style",
+    "parameter-description-missing", "destructive-tool-unannotated", "destructive-tool-annotated-safe",
+    "annotations-contradictory", "annotation-value-invalid", "title-not-meaningful", "title-inconsistent",
+})
+PYTHON_LAUNCHERS = ("python", "python3", "uv", "uvx", "poetry", "pipenv", "hatch", "pdm", "fastmcp", "mcp")
+
+
+def static_rules(rules: list) -> list:
+    """The selected rules that can judge a statically read listing (prompt and resource name
+    and text rules included: they read nothing the source does not say)."""
+    return [rule for rule in rules if rule.name in STATIC_RULES or rule.name.startswith(("prompt-", "resource-name"))]
+
+
+def is_python(command: tuple[str, ...]) -> bool:
+    if not command:
+        return False
+    head = Path(command[0]).name.lower()
+    return head.startswith("python") or head in PYTHON_LAUNCHERS or command[0].endswith(".py")
+
+
+def static_listing(spec, root: Path) -> dict[str, list[Any]] | None:
+    """The listing read from the server's Python source, or None (not Python, nothing found)."""
+    if not is_python(spec.command):
+        return None
+    from mcplint.source import SourceIndex
+
+    listing = SourceIndex.build(list(spec.source), root).static_listing()
+    if not any(listing.get(key) for key in ("tools", "prompts", "resources")):
+        return None
+    return {key: value for key, value in listing.items() if value or key == "tools"}
