@@ -32,15 +32,19 @@ def run_init(*, force: bool, folder: Path | None = None) -> int:
         hint = "" if existing.name == CONFIG_NAME else f"; --force writes {CONFIG_NAME}, which takes precedence"
         raise MCPLintError(f"{existing.name} already configures mcplint here (use --force to overwrite{hint})")
     found, broken = scan(folder)
-    text = render(found, broken)
+    from mcplint.servers.detect import detect
+
+    servers = detect(folder)
+    text = render(found, broken, servers)
     try:
         target.write_text(text, encoding="utf-8")
     except OSError as err:
         raise MCPLintError(f"{target}: cannot write config: {err.strerror or err}") from None
     versions_found = sorted(set(found.values()))
     version = f", protocol-version {versions_found[0]}" if len(versions_found) == 1 else ""
-    print(f"mcplint: wrote {CONFIG_NAME} ({len(found)} manifest(s) found{version}); "
-          "review it, then run `mcplint check .`")
+    named = f", {len(servers)} server(s): {', '.join(s.name for s in servers)}" if servers else ""
+    print(f"mcplint: wrote {CONFIG_NAME} ({len(found)} manifest(s) found{version}{named}); "
+          "review it, then run `mcplint check`")
     return 0
 
 
@@ -83,7 +87,7 @@ def _flow(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def render(found: dict[str, str], broken: list[str]) -> str:
+def render(found: dict[str, str], broken: list[str], servers=()) -> str:
     out = [
         "# mcplint configuration, written by `mcplint init`. Keys are kebab-case; globs are relative",
         "# to this file's folder. `mcplint explain RULE` documents a rule and its options.",
@@ -96,7 +100,8 @@ def render(found: dict[str, str], broken: list[str]) -> str:
         if len(found) > MAX_LISTED:
             out.append(f"#   ... and {len(found) - MAX_LISTED} more")
     else:
-        out.append("# No MCP manifests were found here yet; `mcplint check PATH` lints JSON or YAML tool manifests.")
+        out.append("# No MCP manifests were found here yet; `mcplint check PATH` lints manifests (JSON, YAML)")
+        out.append("# and captures (JSONL, HAR).")
     if broken:
         out.append("# Files that look like manifests but do not load (fix or exclude them):")
         out += [f"#   {line}" for line in broken[:MAX_LISTED]]
@@ -108,6 +113,10 @@ def render(found: dict[str, str], broken: list[str]) -> str:
     out.append(_line(f"include: [{', '.join(_flow(g) for g in globs)}]",
                      "the folders holding the manifests above" if globs else "[] = every JSON/YAML file"))
     out.append(_line("exclude: []", 'e.g. ["examples/**"]'))
+    out.append("")
+    from mcplint.servers.detect import render as render_servers
+
+    out += render_servers(list(servers))
     out.append("")
 
     versions_found = Counter(found.values())

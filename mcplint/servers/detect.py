@@ -1,0 +1,145 @@
+"""Find the MCP servers a repository defines, for `mcplint init` to write `servers:` entries.
+
+Python: a file that creates a FastMCP / MCPServer / low-level ``Server`` of the mcp SDK (or
+the standalone ``fastmcp`` package) and runs it. TypeScript/JavaScript: a package.json that
+depends on ``@modelcontextprotocol/sdk``, started by its ``bin`` or ``main``. Nothing is run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "env", "__pycache__", "build", "dist", ".tox", ".nox",
+             "site-packages", ".mypy_cache", ".pytest_cache", "tests", "test", "fixtures", "examples"}
+MAX_FILES = 5000
+MAX_BYTES = 1 << 20
+_PY_SERVER = re.compile(
+    r"\b(?:FastMCP|MCPServer)\s*\(|from\s+mcp\.server\.lowlevel\s+import\s+[^\n]*\bServer\b|"
+    r"mcp\.server\.lowlevel\.Server\s*\(")
+_PY_RUNS = re.compile(r"""__name__\s*==\s*["']__main__["']|\.run\s*\(|stdio_server\s*\(""")
+SDK_PACKAGE = "@modelcontextprotocol/sdk"
+
+
+@dataclass(frozen=True)
+class Detected:
+    name: str
+    command: tuple[str, ...]
+    source: tuple[str, ...]
+    how: str  # what was recognised, for the comment above the entry
+
+
+def detect(folder: Path) -> list[Detected]:
+    found = _node(folder) + _python(folder)
+    names: set[str] = set()
+    unique = []
+    for entry in found:
+        name, n = entry.name, 2
+        while name in names:
+            name, n = f"{entry.name}-{n}", n + 1
+        names.add(name)
+        unique.append(Detected(name, entry.command, entry.source, entry.how))
+    return unique
+
+
+def _python(folder: Path) -> list[Detected]:
+    found = []
+    for path in _files(folder, ".py"):
+        try:
+            text = path.read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+        if _PY_SERVER.search(text) and _PY_RUNS.search(text):
+            relative = path.relative_to(folder).as_posix()
+            source = relative.split("/")[0] + "/" if "/" in relative else "."
+            found.append(Detected(_name(path.stem if path.stem not in ("server", "__main__", "main") else
+                                        (path.parent.name if path.parent != folder else folder.name)),
+                                  ("python", relative), (source,), f"mcp SDK server in {relative}"))
+    return found
+
+
+def _node(folder: Path) -> list[Detected]:
+    found = []
+    for path in _files(folder, "package.json"):
+        try:
+            package = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(package, dict):
+            continue
+        deps = {**_dict(package.get("dependencies")), **_dict(package.get("devDependencies"))}
+        if SDK_PACKAGE not in deps:
+            continue
+        base = path.parent
+        entry = _entry(package)
+        if entry is None:
+            continue
+        try:
+            relative = (base / entry).resolve().relative_to(folder.resolve()).as_posix()
+        except ValueError:  # an entry outside the repository
+            continue
+        runner = ("npx", "tsx") if relative.endswith((".ts", ".mts")) else ("node",)
+        source = "src/" if (base / "src").is_dir() else "."
+        if base != folder:
+            source = f"{base.relative_to(folder).as_posix()}/{'src/' if source == 'src/' else ''}"
+        name = str(package.get("name") or base.name).split("/")[-1]
+        found.append(Detected(_name(name), (*runner, relative), (source,),
+                              f"{SDK_PACKAGE} in {path.relative_to(folder).as_posix()}"))
+    return found
+
+
+def _entry(package: dict) -> str | None:
+    bin_ = package.get("bin")
+    if isinstance(bin_, str):
+        return bin_
+    if isinstance(bin_, dict) and bin_ and all(isinstance(v, str) for v in bin_.values()):
+        return next(iter(bin_.values()))
+    main = package.get("main")
+    return main if isinstance(main, str) else None
+
+
+def _files(folder: Path, suffix: str):
+    count = 0
+    for path in sorted(folder.rglob(f"*{suffix}" if suffix.startswith(".") else suffix)):
+        if count >= MAX_FILES:
+            return
+        relative = path.relative_to(folder).parts
+        if any(part in SKIP_DIRS or part.startswith(".") for part in relative[:-1]):
+            continue
+        try:
+            if not path.is_file() or path.stat().st_size > MAX_BYTES:
+                continue
+        except OSError:
+            continue
+        count += 1
+        yield path
+
+
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _name(text: str) -> str:
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.") or "server"
+    return name[:64]
+
+
+def render(found: list[Detected]) -> list[str]:
+    """The `servers:` block of a starter config (commented out when nothing was found)."""
+    out = ["# MCP servers of this repository: `mcplint check` (no paths) starts each one, lists its",
+           "# tools, prompts and resources, and reports findings on the source lines that define them.",
+           "# command runs with the interpreter on PATH: use the one that has the server's dependencies.",
+           "# audit: true also runs the audit's safe probes (no tool that could change anything is called)."]
+    if not found:
+        out += ["# servers:", "#   - name: weather", "#     command: [python, server.py]   # or url: http://127.0.0.1:8000/mcp",
+                "#     source: [src/]", "#     env: {API_KEY: dummy}", "#     audit: false"]
+        return out
+    out.append("servers:")
+    for entry in found:
+        out += [f"  - name: {entry.name}                # {entry.how}",
+                f"    command: [{', '.join(json.dumps(a) for a in entry.command)}]",
+                f"    source: [{', '.join(json.dumps(s) for s in entry.source)}]",
+                "    audit: false"]
+    return out
