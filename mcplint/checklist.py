@@ -47,3 +47,69 @@ def missing_feature(item: int, version: str | None) -> str | None:
     if since is None or version is None or version >= since[0]:
         return None
     return f"protocol version {version} has no {since[1]} (it came in {since[0]})"
+
+
+# -- what a pass needs ------------------------------------------------------------------------
+# An item passes only when something it judges was seen, not merely when no rule complained.
+# Items about the tool listing need a listed tool with the item's subject (a title, parameters,
+# annotations...); items about behaviour need a traffic rule that judged traffic (a TrafficRule
+# calls ``session.assess``). The schema rules of item 16 can fail it but never pass it: only a call
+# with invalid arguments shows that inputs are validated. Item 19 needs both halves: descriptions
+# from a listing and outputs from traffic.
+LISTING_ITEMS = frozenset({1, 2, 3, 4, 5, 6, 7, 19, 20})
+TRAFFIC_ITEMS = frozenset({8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21})
+HTTP_ITEMS = frozenset({17, 21})  # access control and the version header exist only over HTTP
+STRUCTURED_ITEMS = frozenset({12, 13, 14})  # about tools that declare an outputSchema
+
+NO_RULE = "no selected rule checks it"
+NO_OUTPUT_SCHEMA = "no tool declares an outputSchema"
+OUTPUTS_HINT = "tool outputs are not in a manifest — run `mcplint audit` or lint a transcript"
+_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+def listing_gaps(tools, version: str | None, none: str) -> dict[int, str]:
+    """Items a tool listing holds nothing to judge for, and why: ``none`` (e.g. "the manifest lists
+    no tools") when it has no tool, else "no tool has a title" and the like. ``tools``: the listed
+    tool objects. Items 12-14 are included: without an outputSchema there is no call to wait for."""
+    tools = [tool for tool in tools if isinstance(tool, dict)]
+    if not tools:
+        return dict.fromkeys(sorted(LISTING_ITEMS | STRUCTURED_ITEMS), none)
+    gaps: dict[int, str] = {}
+    if not any(_has_parameters(tool) for tool in tools):
+        gaps[5] = "no tool has parameters"
+    if not any("inputSchema" in tool or "outputSchema" in tool for tool in tools):
+        gaps[6] = "no tool has an input or output schema"
+    if not any(_has_title(tool, version) for tool in tools):
+        gaps[7] = "no tool has a title"
+    if not any(isinstance(tool.get("outputSchema"), dict) for tool in tools):
+        gaps.update(dict.fromkeys(sorted(STRUCTURED_ITEMS), NO_OUTPUT_SCHEMA))
+    if not any(_annotated(tool) for tool in tools) and not any(_destructive(tool) for tool in tools):
+        gaps[20] = "no tool is annotated or looks destructive"
+    return gaps
+
+
+def _has_parameters(tool: dict) -> bool:
+    schema = tool.get("inputSchema")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return isinstance(properties, dict) and bool(properties)
+
+
+def _has_title(tool: dict, version: str | None) -> bool:
+    annotations = tool.get("annotations")
+    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
+        return True
+    return isinstance(tool.get("title"), str) and (version is None or version >= "2025-06-18")
+
+
+def _annotated(tool: dict) -> bool:
+    """Annotations the annotation rules judge: a hint, or a malformed value (MCP413)."""
+    annotations = tool.get("annotations")
+    if annotations is None:
+        return False
+    return not isinstance(annotations, dict) or any(key in annotations for key in _HINTS)
+
+
+def _destructive(tool: dict) -> bool:
+    from mcplint.risk import destructive_intent  # what MCP410/MCP411 judge an unannotated tool by
+
+    return destructive_intent(tool.get("name"), tool.get("description")) is not None

@@ -139,7 +139,8 @@ def run(targets: list[Target], plan: Plan) -> Result:
         if findings:
             result.sources[shown] = manifest.document.text
         result.files.append(FileReport(
-            shown, version, manifest.shape, sum(1 for _ in manifest.tools()), _manifest_unassessed(plan, version)
+            shown, version, manifest.shape, sum(1 for _ in manifest.tools()),
+            _manifest_unassessed(plan, version, manifest),
         ))
     result.findings.sort(key=lambda f: f.sort_key)
     return result
@@ -194,16 +195,27 @@ def _run_capture(target: Target, shown: str, kind: str, plan: Plan, result: Resu
     result.files.append(FileReport(shown, linted.version, linted.kind, linted.tools, linted.unassessed))
 
 
-def _manifest_unassessed(plan: Plan, version: str) -> dict[int, str]:
-    """Checklist items no selected manifest rule checks (a manifest cannot show them), and those
-    whose subject the manifest's protocol version does not have."""
-    from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT, missing_feature
+def _manifest_unassessed(plan: Plan, version: str, manifest: Manifest) -> dict[int, str]:
+    """Why each checklist item is not assessable from this manifest: the protocol version lacks its
+    subject, no selected rule checks it, no listed tool has what it judges (no tool at all, no title,
+    no outputSchema...: checklist.listing_gaps), or only traffic can show it (calls, errors, outputs)."""
+    from mcplint import checklist
 
+    selected = {item for rule in plan.rules for item in rule.checklist}
     covered = {item for rule in plan.rules if MANIFEST in rule.applies_to for item in rule.checklist}
-    unassessed = {item: NOT_ASSESSABLE_HINT for item in ITEMS if item not in covered}
-    for item in ITEMS:
-        if item not in unassessed and (why := missing_feature(item, version)):
+    gaps = checklist.listing_gaps((tool for _, tool in manifest.tools()), version, "the manifest lists no tools")
+    unassessed: dict[int, str] = {}
+    for item in checklist.ITEMS:
+        if why := checklist.missing_feature(item, version):
             unassessed[item] = why
+        elif item not in selected or (item not in checklist.TRAFFIC_ITEMS and item not in covered):
+            unassessed[item] = checklist.NO_RULE
+        elif item in gaps and (item in checklist.LISTING_ITEMS or item in checklist.STRUCTURED_ITEMS):
+            unassessed[item] = gaps[item]
+        elif item == 19:
+            unassessed[item] = checklist.OUTPUTS_HINT
+        elif item in checklist.TRAFFIC_ITEMS:
+            unassessed[item] = checklist.NOT_ASSESSABLE_HINT
     return unassessed
 
 

@@ -40,18 +40,18 @@ class ClientVersionHeaderDeviation(TrafficRule):
     category = "protocol"
     severity = Severity.INFO
     versions = versions.since(versions.V2025_06_18)
-    needs = "HTTP request after initialization"
+    needs = "HTTP request carrying the MCP-Protocol-Version header"
 
     def check_record(self, record, session, ctx):
         if record.sender != CLIENT or not record.http or not after_initialization(session):
             return iter(())
         if rpc_method(record) == "initialize" or record.probe is not None:
             return iter(())  # an audit probe's odd header is deliberate, not the client's fault
-        session.assess(self)
         value = header(record, VERSION_HEADER)
-        if value is None:
+        if value is None:  # noted, but no evidence for item 21: the server never saw the header
             self._count(session, "missing", record.header_pointer(VERSION_HEADER), None)
         else:
+            session.assess(self)
             expected = _meta_version(record) if session.era == "stateless" else session.negotiated
             if expected and value != expected:
                 self._count(session, "other", record.header_pointer(VERSION_HEADER), (value, expected))

@@ -43,7 +43,7 @@ class HeaderMismatchNotRejected(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     versions = versions.since(versions.V2026_07_28)
-    needs = "HTTP request after initialization"
+    needs = "HTTP request carrying the MCP-Protocol-Version header"
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)

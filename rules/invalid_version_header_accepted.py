@@ -37,15 +37,17 @@ class InvalidVersionHeaderAccepted(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     versions = versions.since(versions.V2025_06_18)
-    needs = "HTTP request after initialization"
+    needs = "HTTP request carrying the MCP-Protocol-Version header"
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)
         if request is None or not after_initialization(session) or rpc_method(request) == "initialize":
             return
-        session.assess(self)
         value = header(request, VERSION_HEADER)
-        if value is None or value in versions.VERSIONS or not is_success(record.status):
+        if value is None or not (is_success(record.status) or record.status == 400):
+            return  # no header, or an answer (401, 404, 500...) that shows nothing about how it is read
+        session.assess(self)
+        if value in versions.VERSIONS or not is_success(record.status):
             return
         yield Violation(
             record.http_pointer / "status",

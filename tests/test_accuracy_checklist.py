@@ -34,7 +34,9 @@ def test_items_whose_subject_the_version_lacks_are_not_assessable():
     for item in (7, 20):
         assert old[item]["status"] == "not-assessable", old[item]
         assert "protocol version 2024-11-05 has no tool" in old[item]["note"]
-    new = checklist("--protocol-version", "2025-06-18", manifest={"tools": [dict(TOOL, title="Get weather")]})
+    # Item 20 passes only when some tool is annotated or looks destructive (tests/test_checklist_evidence.py).
+    annotated = dict(TOOL, title="Get weather", annotations={"readOnlyHint": True, "openWorldHint": False})
+    new = checklist("--protocol-version", "2025-06-18", manifest={"tools": [annotated]})
     assert new[7]["status"] == "pass" and new[20]["status"] == "pass"
 
 
