@@ -21,7 +21,7 @@ from pathlib import Path
 
 from mcplint import __version__, config as config_module, discovery, engine, reporters
 from mcplint.audit import options as audit_options
-from mcplint.audit import runner
+from mcplint.audit import reasons, runner
 from mcplint.audit.recorder import Recorder, secret_values
 from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
 from mcplint.errors import MCPLintError
@@ -38,13 +38,6 @@ class AuditFailed(MCPLintError):
     def __init__(self, message: str, audit, server_lines: int) -> None:
         super().__init__(message)
         self.audit, self.server_lines = audit, server_lines
-
-# What would let an audit assess an item it could not (added to the checklist note).
-WIDEN = {
-    12: "--call-read-only", 13: "--call-read-only", 14: "--call-read-only", 15: "--call-read-only",
-    18: "--probe-rate-limit N",
-}
-
 
 def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,
               record=None, env=(), cwd=None, headers=(), timeout=10.0, call_read_only=False,
@@ -165,6 +158,7 @@ def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_o
     for report in result.files:
         if report.path == shown:
             report.path = label
+            reasons.explain(audit, report)  # the audit's own reasons for what it could not assess
     result.errors = [e.replace(shown, label) for e in result.errors]
     for message in result.errors if not partial else ():
         print(f"mcplint: error: {message}", file=sys.stderr)
@@ -200,18 +194,10 @@ def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_o
 
 
 def _add_probes(summary: dict, audit) -> None:
-    """Each checklist entry names the probes that gave it evidence; where none could,
-    the note says which flag would."""
+    """Each checklist entry names the probes that ran for it (the reasons of what they could
+    not show are the transcript report's, see mcplint.audit.reasons)."""
     for entry in summary.get("checklist", []):
-        item = entry["item"]
-        ran = [r for r in audit.results if r.ran and item in r.items]
-        entry["probes"] = [r.name for r in ran]
-        if entry["status"] != "not-assessable":
-            continue
-        if item == 18 and ran:  # the burst itself is the evidence the rules could not judge
-            entry["note"] = f"{entry.get('note') or 'not assessed'}; the rate-limit probe saw {ran[0].detail}"
-        elif item in WIDEN and WIDEN[item] not in entry.get("note", ""):
-            entry["note"] = f"{entry.get('note') or 'not assessed'} (run the audit with {WIDEN[item]})"
+        entry["probes"] = [r.name for r in audit.results if r.ran and entry["item"] in r.items]
 
 
 def _audit_summary(audit, label: str, url: str | None) -> dict:
