@@ -67,12 +67,19 @@ def sarif_log(findings, ctx) -> dict:
     if summary:
         run["properties"] = {
             "protocolVersions": list(summary.get("protocol_versions", [])),
-            "checklist": [
-                {"item": e["item"], "status": e["status"], "findings": e.get("findings", 0)}
-                for e in summary.get("checklist", [])
-            ],
+            "checklist": [_verdict(e) for e in summary.get("checklist", [])],
         }
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def _verdict(entry: dict) -> dict:
+    """A checklist entry as every report shows it: the verdict, its notes (info findings) or why
+    it is not assessable."""
+    verdict = {"item": entry["item"], "status": entry["status"], "findings": entry.get("findings", 0)}
+    for key in ("notes", "note"):
+        if entry.get(key):
+            verdict[key] = entry[key]
+    return verdict
 
 
 def _notification(failure) -> dict:

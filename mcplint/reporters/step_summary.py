@@ -105,6 +105,8 @@ def _checklist(checklist) -> list[str]:
         verdict = VERDICT.get(status, status)
         if status == "fail":
             verdict += f" ({entry.get('findings', 0)})"
+        elif status == "pass" and entry.get("notes"):  # info findings: notes, as in the terminal report
+            verdict += f", {plural(entry['notes'], 'note')}"
         elif status == "not-assessable" and entry.get("note"):
             if entry["note"] not in notes:
                 notes.append(entry["note"])
@@ -113,6 +115,7 @@ def _checklist(checklist) -> list[str]:
         rows.append(f"| {entry['item']} | {title} | {verdict} |")
     if notes:
         rows.append("")
-        rows.extend(f"{STAR * (i + 1)} {printable(note)}" for i, note in enumerate(notes))  # our own Markdown
+        # escaped: an audit's reasons name the server's tools and quote what its probes saw
+        rows.extend(f"{STAR * (i + 1)} {md(note)}" for i, note in enumerate(notes))
     return rows
 
