@@ -99,8 +99,8 @@ class ProgressNotIncreasing(TrafficRule):
         if request.sender != CLIENT or token is None or isinstance(token, (dict, list)):
             return
         result = exchange.response.result
-        if result is not None and isinstance(result.get("task"), dict):
-            return  # a task was created: its progress goes on until the task ends
+        if result is not None and (isinstance(result.get("task"), dict) or result.get("resultType") == "task"):
+            return  # a task was created (2025-11-25; 2026-07-28's tasks extension): its progress goes on
         if id_key(token) in seen:
             seen[id_key(token)] = _DONE
         yield from ()  # a generator like every hook; it only learns which tokens are done
