@@ -17,6 +17,7 @@ import re
 import time
 
 from mcplint.audit.arguments import invalid_cases, unbuildable_reason, valid_arguments
+from mcplint.audit.session import META_CAPABILITIES
 from mcplint.versions import V2025_06_18
 
 UNKNOWN_METHOD = "mcplint/no-such-method"
@@ -36,6 +37,7 @@ ITEMS: dict[str, tuple[int, ...]] = {
     "invalid-request": (8,),
     "ping": (),
     "unsupported-version": (8,),
+    "missing-meta": (8,),
     "protocol-version-header": (21,),
     "foreign-origin": (17,),
     "batch": (8,),
@@ -122,6 +124,16 @@ def ping(audit) -> str:
 def unsupported_version_modern(audit) -> str:
     reply = audit.request("tools/list", None, probe="unsupported-version", version=BAD_VERSION)
     return f"tools/list at {BAD_VERSION}: {reply.describe()}"
+
+
+def missing_meta(audit) -> str:
+    """A 2026-07-28 server/discover without the required clientCapabilities in `_meta`: the
+    server must refuse it with -32602 (HTTP 400). Harmless, and judged by MCP643."""
+    message = audit.session.message("server/discover")
+    del message["params"]["_meta"][META_CAPABILITIES]
+    reply = audit.session.send(message, probe="missing-meta")  # over HTTP with the usual headers
+    audit.check_alive(reply, "missing-meta")
+    return f"server/discover without clientCapabilities: {reply.describe()}"
 
 
 def protocol_version_header(audit) -> str:

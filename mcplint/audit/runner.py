@@ -283,6 +283,7 @@ def run_probes(audit: Audit) -> None:
     if modern:
         audit.skipped("ping", "ping does not exist in the stateless protocol")
         audit.probe("unsupported-version", probes.unsupported_version_modern)
+        audit.probe("missing-meta", probes.missing_meta)
     else:
         audit.probe("ping", probes.ping)
         if settings.protocol_version:
