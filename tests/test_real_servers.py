@@ -1,0 +1,116 @@
+"""The extended corpus in fixtures/real-servers: live audits of 14 published MCP servers that
+nobody here wrote (PyPI and npm, stdio and Streamable HTTP on 127.0.0.1), and their tools/list
+results. Every finding was reviewed by hand (fixtures/real-servers/REVIEW.md). No server or
+network is needed: the recordings are linted as they are.
+
+MCPLINT_UPDATE_GOLDEN=1 rewrites expected-findings.txt; review the diff against REVIEW.md."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import FIXTURES, assert_golden, run_mcplint
+
+REAL = FIXTURES / "real-servers"
+SERVERS = sorted(p.name for p in REAL.iterdir() if p.is_dir())
+
+
+def lint_real():
+    proc = run_mcplint("check", ".", "--format", "json", cwd=REAL)
+    assert proc.returncode in (0, 1), proc.stderr.decode()
+    assert proc.stderr == b"", proc.stderr.decode()
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture(scope="module")
+def payload():
+    return lint_real()
+
+
+def test_findings_are_the_reviewed_ones(payload):
+    summary = payload["summary"]
+    assert (summary["files"], summary["captures"], summary["errors"], summary["skipped"]) == (14, 21, 0, 0)
+    lines = sorted(f"{f['path']} {f['line']}:{f['column']} {f['rule']} {f['severity']} {f['pointer']}"
+                   for f in payload["findings"])
+    assert_golden("\n".join(lines) + "\n", REAL / "expected-findings.txt")
+
+
+def test_captures_are_linted_at_the_version_each_server_negotiated(payload):
+    # Five servers speak the stateless 2026-07-28 protocol, the rest a handshake version.
+    assert payload["summary"]["protocol_versions"] == ["2024-11-05", "2025-06-18", "2025-11-25", "2026-07-28"]
+
+
+def test_every_server_has_a_manifest_and_a_stdio_recording():
+    assert len(SERVERS) == 14
+    for name in SERVERS:
+        assert (REAL / name / "tools.json").is_file(), name
+        assert (REAL / name / f"{name}.jsonl").is_file(), name
+
+
+# What a recording must never hold: this machine's paths and the dummy credentials the servers got.
+MACHINE_SPECIFIC = re.compile(r"/tmp/real|/root/|/work/|/home/|ghp_dummy|fc-dummy|tvly-dummy|ntn_dummy|"
+                              r"dummy-password|dummy-http-token|dummy-brave")
+
+
+@pytest.mark.parametrize("path", sorted(p.relative_to(REAL).as_posix() for p in REAL.glob("*/*.json*")))
+def test_recordings_are_small_and_scrubbed(path):
+    data = (REAL / path).read_bytes()
+    assert len(data) < 200_000, f"{path} is {len(data)} bytes"
+    found = MACHINE_SPECIFIC.search(data.decode("utf-8"))
+    assert found is None, f"{path} holds {found.group(0)!r}"
+
+
+# Findings judged false alarms in REVIEW.md: (rule, server folder, pointer pattern). Each must vanish
+# once the rule is fixed; strict xfail makes the fix flip the test to a pass.
+FALSE_ALARMS = [
+    pytest.param("MCP211", "notion", r"/tools/\d+/description$",
+                 marks=pytest.mark.xfail(strict=True, reason="'Notion | Retrieve a user': a vendor label before "
+                                         "the verb, like the 'DEPRECATED:' labels the rule already skips"),
+                 id="MCP211-vendor-label"),
+    pytest.param("MCP211", "excel", r"/tools/24/description$",
+                 marks=pytest.mark.xfail(strict=True, reason="'Goal Seek: change the constant ...': a feature-name "
+                                         "label (two words) before the imperative"),
+                 id="MCP211-feature-label"),
+    pytest.param("MCP311", "notion", r"/inputSchema/properties/[^/]+$",
+                 marks=pytest.mark.xfail(strict=True, reason="the parameter is described inside its anyOf "
+                                         "branch ({anyOf: [{type: object, description: ...}, {type: string}]})"),
+                 id="MCP311-described-in-anyOf"),
+    pytest.param("MCP221", "tavily", r"/properties/search_depth/description$",
+                 marks=pytest.mark.xfail(strict=True, reason="'ultra-fast' is the quoted name of one of the "
+                                         "parameter's enum values, not marketing"),
+                 id="MCP221-enum-value"),
+]
+
+
+@pytest.mark.parametrize("rule, folder, pointer", FALSE_ALARMS)
+def test_reviewed_false_alarm_is_gone(payload, rule, folder, pointer):
+    wrong = [f"{f['path']} {f['pointer']}" for f in payload["findings"]
+             if f["rule"] == rule and f["path"].startswith(folder + "/") and re.search(pointer, f["pointer"])
+             and _described_in_branch_or_other(rule, f)]
+    assert wrong == [], f"{len(wrong)} false alarm(s) of {rule}, e.g. {wrong[0]}"
+
+
+def _described_in_branch_or_other(rule, finding) -> bool:
+    """MCP311 also fires, rightly, on notion parameters that are described nowhere: keep only the
+    ones whose schema holds a description in an anyOf/oneOf branch."""
+    if rule != "MCP311":
+        return True
+    schema = _resolve(finding["path"], finding["pointer"])
+    branches = [b for key in ("anyOf", "oneOf") for b in schema.get(key, [])]
+    return any(isinstance(b, dict) and str(b.get("description", "")).strip() for b in branches)
+
+
+def _resolve(path: str, pointer: str):
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+    text = (REAL / path).read_text("utf-8")
+    if path.endswith(".jsonl"):
+        node = json.loads(text.splitlines()[int(parts[0])])
+        parts = parts[1:]
+    else:
+        node = json.loads(text)
+    for part in parts:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
