@@ -128,7 +128,7 @@ def run(targets: list[Target], plan: Plan) -> Result:
             result.errors.append(f"{shown}: document is nested too deeply")
             continue
         if manifest is None:
-            result.skipped.append((shown, "not an MCP tool manifest"))
+            result.skipped.append((shown, "not an MCP tool manifest or prompt/resource listing"))
             continue
         try:
             findings, version = lint(manifest, plan)
@@ -236,7 +236,8 @@ def _load(target: Target, shown: str, plan: Plan, raw: bytes | None = None) -> M
     document.path = shown
     manifest = classify(document)
     if manifest is None and target.explicit:
-        raise InputError(shown, f"not an MCP tool manifest: {EXPECTED}; found {describe(document.data)}")
+        raise InputError(shown, f"not an MCP tool manifest or prompt/resource listing: {EXPECTED}; "
+                                f"found {describe(document.data)}")
     return manifest
 
 
@@ -322,10 +323,12 @@ def fingerprint(code: str, manifest: Manifest, ptr: Pointer) -> str:
 
 
 def logical_pointer(manifest: Manifest, ptr: Pointer) -> str:
-    """The pointer with the tool's array index replaced by its name, e.g.
+    """The pointer with the tool's (prompt's, resource's) array index replaced by its name, e.g.
     ``/tools/3/description`` -> ``/tools/[get_user]/description``."""
     depth = len(manifest.tools_pointer)
     name = manifest.tool_name_at(ptr)
+    if name is None:
+        name = manifest.entry_name_at(ptr)  # the other lists sit at the same depth as tools
     if manifest.shape == "tool" or name is None or len(ptr) <= depth:
         return str(ptr)
     rest = Pointer(ptr[depth + 1:])

@@ -8,19 +8,24 @@ _FIELDS = {"name": "Tool name", "title": "Tool title", "description": "Tool desc
 
 
 class EmojiInText(ToolRule):
-    """A tool's name, title, description or parameter text contains emoji.
+    """A tool's, prompt's or resource's name, title, description or parameter text contains emoji.
 
     ## Why
     Tool text is read by a model and shown to people in approval prompts. Emoji add
     tokens but no meaning, render differently (or as boxes) across clients and
     terminals, and make a tool list look like an advertisement. Say it in words.
+    The same holds for prompts and resources: clients show their names and titles in
+    menus, and a resource's description is meant as a hint to the model.
 
     Real emoji are reported: pictographs (🚀), symbols with the emoji selector
     U+FE0F (⚠️), keycaps (1️⃣), flags (🇫🇷) and ZWJ sequences (👨‍👩‍👧). Text symbols
     such as °, €, →, ✓, ©, letters of any script, and math signs are fine. Checked:
     the name, `title`, `description`, `annotations.title`, and the `title` and
-    `description` of every parameter in `inputSchema` and `outputSchema`. Each text
-    is reported once, listing its emoji.
+    `description` of every parameter in `inputSchema` and `outputSchema`; likewise
+    the name, `title` and `description` of every prompt, resource and resource
+    template, and the `title` and `description` of prompt arguments (prompts/list,
+    resources/list and resources/templates/list results, or a server listing holding
+    them). Each text is reported once, listing its emoji.
 
     ## Bad
     ```json
@@ -29,11 +34,20 @@ class EmojiInText(ToolRule):
     }}]}
     ```
 
+    ```json
+    {"prompts": [{"name": "code_review", "title": "🔍 Code review", "description": "Review a diff for bugs."}]}
+    ```
+
     ## Good
     ```json
     {"tools": [{"name": "get_weather", "title": "Get Weather", "description": "Get the temperature in °C or °F for a city → returns a number.", "inputSchema": {
       "type": "object", "properties": {"city": {"type": "string", "description": "City name, e.g. Zürich or 東京"}}
     }}]}
+    ```
+
+    ```json
+    {"resources": [{"uri": "file:///data/zurich.csv", "name": "Zürich.csv", "title": "Zürich temperatures (°C)",
+                    "mimeType": "text/csv"}]}
     ```
     """
 
@@ -47,6 +61,9 @@ class EmojiInText(ToolRule):
         source = doc.document.text  # a clean source has nothing to find: skip the walk (not without one)
         if not source or may_contain_emoji(source):
             yield from super().check(doc, ctx)
+            for text_ptr, what, text in doc.listing_texts():  # prompts, resources, templates
+                if not text.isascii():
+                    yield from _found(text_ptr, what, text)
 
     def check_tool(self, ptr, tool, ctx):
         if joined_texts(ctx.doc, ptr, tool).isascii():  # most tools: no need to walk their texts
@@ -54,8 +71,12 @@ class EmojiInText(ToolRule):
         for text_ptr, what, text in ctx.doc.texts(ptr, tool):
             if text.isascii():  # most texts: skip the call
                 continue
-            found = find_emoji(text)
-            if found:
-                listed = " ".join(dict.fromkeys(found))
-                label = _FIELDS.get(what, what[0].upper() + what[1:])
-                yield Violation(text_ptr, f"{label} contains emoji {listed}; remove them or say it in words")
+            yield from _found(text_ptr, what, text)
+
+
+def _found(text_ptr, what, text):
+    found = find_emoji(text)
+    if found:
+        listed = " ".join(dict.fromkeys(found))
+        label = _FIELDS.get(what, what[0].upper() + what[1:])
+        yield Violation(text_ptr, f"{label} contains emoji {listed}; remove them or say it in words")

@@ -1,5 +1,6 @@
 from functools import lru_cache
 
+from mcplint.document import listing
 from mcplint.document.manifest import joined_texts
 from mcplint.findings import Severity
 from mcplint.lexicon import ADVICE, MarketingMatcher
@@ -23,7 +24,7 @@ def _setup(options) -> tuple[MarketingMatcher, tuple[str, ...]]:
 
 
 class MarketingLanguage(ToolRule):
-    """A tool's text uses marketing, overly friendly or vague language.
+    """A tool's, prompt's or resource's text uses marketing, overly friendly or vague language.
 
     ## Why
     Tool text is an instruction to a model, not an advertisement. Hype ("blazing
@@ -32,8 +33,12 @@ class MarketingLanguage(ToolRule):
     Chatty phrases ("Hey there!", "Happy to help", "!!!") waste tokens, and vague
     endings ("and more", "etc.", "stuff") hide what the tool really does.
 
+    Prompt and resource descriptions are read by the model in the same way.
+
     Phrases are matched as whole words, case-insensitively, in the name, `title`,
-    `description`, `annotations.title`, and parameter titles and descriptions. The
+    `description`, `annotations.title`, and parameter titles and descriptions; and in
+    the name, `title` and `description` of prompts, resources and resource templates
+    and the `title` and `description` of prompt arguments. The
     list favours precision: words with an ordinary technical sense ("magic bytes",
     "seamless texture", "great circle") are not reported. Ban more phrases with
     `extra-words`, or allow built-in ones (by the phrase shown in the message) with
@@ -44,9 +49,17 @@ class MarketingLanguage(ToolRule):
     {"tools": [{"name": "search", "description": "A blazing fast, powerful search that finds docs, tickets, etc. Happy to help!!", "inputSchema": {"type": "object"}}]}
     ```
 
+    ```json
+    {"prompts": [{"name": "write_release_notes", "description": "Our best-in-class prompt for stunning release notes!"}]}
+    ```
+
     ## Good
     ```json
     {"tools": [{"name": "search", "description": "Search docs and tickets by keyword; detect file types by their magic bytes.", "inputSchema": {"type": "object"}}]}
+    ```
+
+    ```json
+    {"prompts": [{"name": "write_release_notes", "description": "Draft release notes from the merged pull requests of a milestone."}]}
     ```
     """
 
@@ -65,6 +78,10 @@ class MarketingLanguage(ToolRule):
         for ptr, tool in doc.tools():
             if isinstance(tool, dict):
                 yield from self._check_tool(ptr, tool, ctx, *setup)
+        matcher, allow = setup
+        for text_ptr, what, text in doc.listing_texts():  # prompts, resources, templates
+            if matcher.may_match(text):
+                yield from _found(text_ptr, what, text, matcher, allow, listing.noun_of(what))
 
     def check_tool(self, ptr, tool, ctx):
         return self._check_tool(ptr, tool, ctx, *_setup(ctx.options))
@@ -73,17 +90,23 @@ class MarketingLanguage(ToolRule):
         if not matcher.may_match(joined_texts(ctx.doc, ptr, tool)):  # one pass over all texts: most tools
             return
         for text_ptr, what, text in ctx.doc.texts(ptr, tool):
-            if what == "name":
-                text = text.replace("_", " ").replace("-", " ").replace(".", " ")
-            found: dict[str, dict[str, None]] = {}
-            for kind, match in matcher.findall(text):
-                phrase = " ".join(match.split())
-                if phrase.lower() not in allow:
-                    found.setdefault(kind, {})[f"'{phrase}'"] = None
-            if not found:
-                continue
-            parts = [f"{_KIND[kind]} ({', '.join(phrases)})" for kind, phrases in found.items()]
-            listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-            advice = ADVICE[next(iter(found))] if len(found) == 1 else "say plainly what the tool does"
-            label = _FIELDS.get(what, what[0].upper() + what[1:])
-            yield Violation(text_ptr, f"{label} uses {listed}; {advice}")
+            yield from _found(text_ptr, what, text, matcher, allow, "tool")
+
+
+def _found(text_ptr, what, text, matcher, allow, noun):
+    if what == "name" or what.endswith(" name"):
+        text = text.replace("_", " ").replace("-", " ").replace(".", " ")
+    found: dict[str, dict[str, None]] = {}
+    for kind, match in matcher.findall(text):
+        phrase = " ".join(match.split())
+        if phrase.lower() not in allow:
+            found.setdefault(kind, {})[f"'{phrase}'"] = None
+    if not found:
+        return
+    parts = [f"{_KIND[kind]} ({', '.join(phrases)})" for kind, phrases in found.items()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    advice = ADVICE[next(iter(found))] if len(found) == 1 else "say plainly what the tool does"
+    if noun != "tool":
+        advice = advice.replace("the tool", f"the {noun}")
+    label = _FIELDS.get(what, what[0].upper() + what[1:])
+    yield Violation(text_ptr, f"{label} uses {listed}; {advice}")

@@ -33,7 +33,7 @@ class ToolNotObject(Rule):
     severity = Severity.ERROR
 
     def check(self, doc, ctx):
-        if doc.shape in ("result", "response"):
+        if "tools" in doc.lists:  # a tools/list result, a response wrapping one, or a server listing
             tools = doc.value_at(doc.tools_pointer)
             if not isinstance(tools, list):
                 yield Violation(

@@ -1,5 +1,6 @@
 """Lint a capture: stream its records through the session model and the traffic rules,
-lint every tools/list result with the manifest rules, then locate what was found."""
+lint every tools/list, prompts/list, resources/list and resources/templates/list result
+with the manifest rules, then locate what was found."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from mcplint.capture import har, jsonl
 from mcplint.capture.records import CLIENT, Record
 from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, Exchange, Session, VersionDetector
 from mcplint.capture.evidence import unassessed
+from mcplint.document.listing import MEMBERS as LIST_MEMBERS
 from mcplint.document.loader import Document, load_document, os_error, spool, wait_for_data
 from mcplint.document.manifest import Manifest
 from mcplint.document.pointer import Pointer
@@ -133,7 +135,7 @@ class _Linter:
         self._hooks: dict[str, dict[str, list]] = {}
         self._manifest_rules: dict[str, list] = {}
         self._dispatch: dict[tuple, list] = {}
-        self._tool_lists: set[str] = set()
+        self._list_pages: set[str] = set()
         self.session: Session | None = None
 
     # -- rules per version -------------------------------------------------------------
@@ -278,23 +280,31 @@ class _Linter:
             if found:
                 tool = exchange.tool_name if exchange.method == "tools/call" else None
                 self.raw.extend((rule, v.bounded(), tool) for v in found)
-        if exchange.method == "tools/list" and exchange.response.result is not None:
-            self._lint_tool_list(exchange)
+        member = LIST_MEMBERS.get(exchange.method)
+        if member is not None and exchange.response.result is not None:
+            self._lint_list_page(exchange, member)
 
-    def _lint_tool_list(self, exchange: Exchange) -> None:
-        """Every manifest rule on a tools/list page; a page seen before is not linted again."""
+    def _lint_list_page(self, exchange: Exchange, member: str) -> None:
+        """Every manifest rule on a tools/list, prompts/list, resources/list or
+        resources/templates/list page; a page seen before is not linted again."""
         response = exchange.response
-        tools = response.result.get("tools")
-        # The page's tools as JSON with their characters decoded (the escapes of a HAR body or a
+        if member == "tools" and "tools" not in response.result:
+            return  # no tools to lint (and the tool rules expect the array's member to be there)
+        entries = response.result.get(member)  # MCP248 reports a prompts/resources list that is missing
+        # The page's entries as JSON with their characters decoded (the escapes of a HAR body or a
         # JSONL line are gone once parsed): the source text the text rules' pre-checks read.
-        text = json.dumps(tools, sort_keys=True, default=str, ensure_ascii=False)
-        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        self.session.seen["tools/list-result"] += 1
-        if digest in self._tool_lists:
+        text = json.dumps(entries, sort_keys=True, default=str, ensure_ascii=False)
+        digest = hashlib.sha256(f"{member}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+        self.session.seen[f"{exchange.method}-result"] += 1
+        if digest in self._list_pages:
             return
-        self._tool_lists.add(digest)
+        self._list_pages.add(digest)
         document = Document(self.path, text, response.data, "json", None)
-        manifest = Manifest(document, "response", Pointer(("result", "tools")))
+        tools_pointer = Pointer(("result", "tools"))
+        if member == "tools":
+            manifest = Manifest(document, "response", tools_pointer)
+        else:  # the tool rules see no tools here; the prompt and resource rules see this page
+            manifest = Manifest(document, "response", tools_pointer, {member: Pointer(("result", member))})
         version = self.session.version
         for rule in self.manifest_rules(version):
             ctx = RuleContext(version, self.plan.options[rule.code], self.path, manifest, self.plan.lock)

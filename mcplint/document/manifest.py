@@ -1,27 +1,37 @@
-"""Typed view of a tool manifest: which shape it has and where its tools are."""
+"""Typed view of a manifest: which shape it has and where its tools, prompts, resources and
+resource templates are."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from mcplint.document import listing
 from mcplint.document.loader import Document
 from mcplint.document.pointer import Pointer
 
 EXPECTED = (
-    "expected a tools/list result ({\"tools\": [...]}), a JSON-RPC response wrapping one, "
-    "an array of tools, or a single tool object"
+    "expected a tools/list result ({\"tools\": [...]}), a prompts/list, resources/list or "
+    "resources/templates/list result ({\"prompts\": [...]}, {\"resources\": [...]}, {\"resourceTemplates\": [...]}), "
+    "a JSON-RPC response wrapping one, a server listing combining them, an array of tools, or a single tool object"
 )
 
 
 @dataclass
 class Manifest:
     document: Document
-    shape: str  # "result" | "response" | "array" | "tool"
-    tools_pointer: Pointer  # the tools array; for shape "tool", the tool itself
+    shape: str  # "result" | "response" | "array" | "tool" | "listing" (several lists in one object)
+    tools_pointer: Pointer  # the tools array (where it would be, when absent); for shape "tool", the tool itself
+    # The list members present (tools, prompts, resources, resourceTemplates) -> their pointers;
+    # for "result"/"response" built without it, the tools array alone; empty for "array"/"tool".
+    lists: dict[str, Pointer] | None = None
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     kind = "manifest"
+
+    def __post_init__(self) -> None:
+        if self.lists is None:
+            self.lists = {"tools": self.tools_pointer} if self.shape in ("result", "response") else {}
 
     def memo(self, key, build):
         """A value computed once per document and shared by every rule (``build()`` makes it)."""
@@ -53,13 +63,21 @@ class Manifest:
         return self.document.path
 
     @property
+    def method(self) -> str | None:
+        """The list method whose result the document is (shapes "result" and "response")."""
+        if self.shape in ("result", "response") and len(self.lists) == 1:
+            return listing.METHODS[next(iter(self.lists))]
+        return None
+
+    @property
     def result(self) -> tuple[Pointer, dict] | None:
-        """The tools/list result object, for the shapes that have one."""
+        """The tools/list result object, for the shapes that have one (not for the results
+        of the other list methods, nor a combined listing)."""
+        if self.method != "tools/list":
+            return None
         if self.shape == "result":
             return Pointer(), self.document.data
-        if self.shape == "response":
-            return Pointer(("result",)), self.document.data["result"]
-        return None
+        return Pointer(("result",)), self.document.data["result"]
 
     def tools(self) -> list[tuple[Pointer, Any]]:
         """Every entry of the tools array (dicts or not), with its pointer."""
@@ -69,10 +87,46 @@ class Manifest:
         if self.shape == "tool":
             yield self.tools_pointer, self.document.data
             return
+        if self.shape != "array" and "tools" not in self.lists:
+            return
         tools = self.value_at(self.tools_pointer)
         if isinstance(tools, list):
             for index, tool in enumerate(tools):
                 yield self.tools_pointer / index, tool
+
+    def prompts(self) -> list[tuple[Pointer, Any]]:
+        """Every entry of the prompts array (dicts or not), with its pointer."""
+        return self.entries("prompts")
+
+    def resources(self) -> list[tuple[Pointer, Any]]:
+        """Every entry of the resources array (dicts or not), with its pointer."""
+        return self.entries("resources")
+
+    def resource_templates(self) -> list[tuple[Pointer, Any]]:
+        """Every entry of the resourceTemplates array (dicts or not), with its pointer."""
+        return self.entries("resourceTemplates")
+
+    def entries(self, member: str) -> list[tuple[Pointer, Any]]:
+        """Every entry of the list ``member`` (prompts, resources, resourceTemplates)."""
+        ptr = self.lists.get(member)
+        if ptr is None:
+            return []
+        return self.memo(("entries", member), lambda: listing.entries(self.list_value(member), ptr))
+
+    def list_value(self, member: str) -> Any:
+        """The value of the list member (None when the document lacks it, as a capture's
+        list result may)."""
+        ptr = self.lists.get(member)
+        if ptr is None or ptr[-1] not in self.value_at(ptr.parent):
+            return None
+        return self.value_at(ptr)
+
+    def listing_texts(self) -> list[tuple[Pointer, str, str]]:
+        """Human-facing strings of every prompt, resource and resource template:
+        (pointer, what it is, text), as ``texts`` gives them for a tool."""
+        if len(self.lists) == 1 and "tools" in self.lists or not self.lists:  # most documents: tools only
+            return []
+        return self.memo("listing-texts", lambda: listing.texts(self))
 
     def value_at(self, ptr: Pointer) -> Any:
         value = self.document.data
@@ -92,16 +146,32 @@ class Manifest:
         name = tool.get("name") if isinstance(tool, dict) else None
         return name if isinstance(name, str) else None
 
+    def entry_name_at(self, ptr: Pointer) -> str | None:
+        """Name of the prompt, resource or resource template that ``ptr`` points into, if any
+        (its array index sits where a tool's does: see ``engine.logical_pointer``)."""
+        for member, list_ptr in self.lists.items():
+            if member != "tools" and len(ptr) > len(list_ptr) and ptr.startswith(list_ptr):
+                try:
+                    entry = self.value_at(Pointer(ptr[: len(list_ptr) + 1]))
+                except (KeyError, IndexError, TypeError, ValueError):
+                    return None
+                name = entry.get("name") if isinstance(entry, dict) else None
+                return name if isinstance(name, str) else None
+        return None
+
 
 def classify(document: Document) -> Manifest | None:
     """Recognise a manifest by its shape; None when it is not one."""
     data = document.data
     if isinstance(data, dict):
-        if "tools" in data:
-            return Manifest(document, "result", Pointer(("tools",)))
+        found = listing.members(data)
+        if found:
+            return _listing(document, Pointer(), found)
         result = data.get("result")
-        if "jsonrpc" in data and isinstance(result, dict) and "tools" in result:
-            return Manifest(document, "response", Pointer(("result", "tools")))
+        if "jsonrpc" in data and isinstance(result, dict):
+            found = listing.members(result)
+            if found:
+                return _listing(document, Pointer(("result",)), found)
         if "name" in data and "inputSchema" in data:
             return Manifest(document, "tool", Pointer())
         return None
@@ -110,6 +180,16 @@ def classify(document: Document) -> Manifest | None:
     ):
         return Manifest(document, "array", Pointer())
     return None
+
+
+def _listing(document: Document, base: Pointer, found: list[str]) -> Manifest:
+    """A list result (``base`` empty), a JSON-RPC response wrapping one (``base`` /result), or
+    a server listing holding several lists; a tools/list result is built as it always was."""
+    tools_pointer = base / "tools"
+    if found == ["tools"]:
+        return Manifest(document, "response" if base else "result", tools_pointer)
+    shape = "listing" if len(found) > 1 else "response" if base else "result"
+    return Manifest(document, shape, tools_pointer, {member: base / member for member in found})
 
 
 def describe(data: Any) -> str:
