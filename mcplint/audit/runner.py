@@ -207,10 +207,15 @@ def _fatal_http(audit: Audit, reply: Reply, what: str) -> bool | None:
         raise ServerError(f"{audit.session.client.url}: the server redirected {what} to {location} "
                           f"(HTTP {reply.status}); mcplint never follows redirects: audit that URL instead")
     if reply.status in (401, 403) and what == "initialize":
+        # A 403 is not always about credentials (playwright's Host check answers 403 "Access is only
+        # allowed at localhost:8814"): speak of authentication only for 401 or an explicit challenge.
+        challenged = reply.status == 401 or reply.header("www-authenticate") is not None
         given = audit.session.client.user_headers
+        said = reply.error.get("message") if reply.error is not None else (reply.http.body if reply.http else "")
         audit.stopped = (f"the server answered initialize with HTTP {reply.status}"
-                         + ("; the credentials given with --header were refused" if given else
-                            "; it requires authentication: pass --header 'Authorization: Bearer $TOKEN'"))
+                         + ("" if not challenged else "; the credentials given with --header were refused" if given
+                            else "; it requires authentication: pass --header 'Authorization: Bearer $TOKEN'")
+                         + (f"; it said {quoted(said.strip(), 200)}" if isinstance(said, str) and said.strip() else ""))
         audit.notes.append(audit.stopped)
         audit.ran("session", f"initialize: HTTP {reply.status}")
         return False

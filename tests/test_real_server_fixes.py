@@ -1,0 +1,35 @@
+"""Fixes for what the hand review of 14 real servers found (fixtures/real-servers/REVIEW.md) that
+the rule case files cannot show: the audit's own messages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import run_mcplint
+from test_audit_cli import http_server, send
+
+
+def _turned_away(status: int, body: bytes, headers: dict) -> str:
+    def respond(handler, _body):
+        send(handler, status, body, {"Content-Type": "text/plain", **headers})
+
+    with http_server(respond) as (url, _seen):
+        proc = run_mcplint("audit", url, "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr.decode()
+    return proc.stderr.decode()
+
+
+def test_a_403_without_a_challenge_says_what_the_server_said_not_authentication():
+    # playwright's Host check: "Access is only allowed at localhost:8814" is not a credentials problem.
+    err = _turned_away(403, b"Access is only allowed at localhost:8814", {})
+    assert "answered initialize with HTTP 403; it said 'Access is only allowed at localhost:8814'" in err
+    assert "authentication" not in err and "--header" not in err
+
+
+@pytest.mark.parametrize("status, headers", [(401, {}), (403, {"WWW-Authenticate": 'Bearer realm="mcp"'})])
+def test_a_401_or_a_challenge_still_advises_a_token(status, headers):
+    err = _turned_away(status, b"unauthorized\x1b[31m", headers)
+    assert (f"answered initialize with HTTP {status}; it requires authentication: pass --header "
+            "'Authorization: Bearer $TOKEN'; it said 'unauthorized\\x1b[31m'") in err
