@@ -318,3 +318,27 @@ def test_hostile_tree_never_crashes(tmp_path: Path):
     assert skipped["open.ts"] == "not parsed (TokenizeError: unterminated string)"
     assert "deep.py" in skipped
     index.static_listing()
+
+
+# -- the live servers: every entry they list is placed ---------------------------------------------
+LIVE = [("fastmcp-weather", ["{python}", "-m", "weather"], "weather/"),
+        ("lowlevel-notes", ["{python}", "server.py"], "server.py"),
+        ("ts-todo", ["node", "server.mjs"], "server.mjs"), ("ts-todo", ["node", "lowlevel.mjs"], "lowlevel.mjs")]
+
+
+@pytest.mark.parametrize("repo, command, where", LIVE, ids=[f"{r}:{c[-1]}" for r, c, _ in LIVE])
+def test_every_live_entry_is_placed(indexes, repo, command, where):
+    from repos_support import PYTHON, live_listing, node_skip_reason
+
+    if command[0] == "node" and (reason := node_skip_reason(REPOS / repo)):
+        pytest.skip(reason)
+    listing = live_listing([part.format(python=PYTHON) for part in command], REPOS / repo)
+    assert sum(len(entries) for entries in listing.values()) >= 2
+    for kind, entries in listing.items():
+        for entry in entries:
+            for pointer in [("name",), ("description",)] + [
+                    ("inputSchema", "properties", name, "description")
+                    for name in entry.get("inputSchema", {}).get("properties", {})]:
+                anchor = indexes[repo].locate(kind, entry["name"], pointer, entry.get(pointer[0]))
+                assert isinstance(anchor, Anchor) and not anchor.how.startswith("text search"), (entry, anchor)
+                assert anchor.path.startswith(where), anchor

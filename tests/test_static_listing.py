@@ -1,0 +1,212 @@
+"""§5 offline fallback: the listing read statically from a Python server's source equals what the
+running server lists (names, descriptions, parameter names, annotations), and every other part it
+states is exactly what the server sends; parts it cannot know are left out and named."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from mcplint.source import SourceIndex
+from mcplint.source.static import compiler_clean, sdk_description
+from repos_support import PYTHON, REPOS, live_listing
+
+
+def missing_or_different(static, live, path="") -> list[str]:
+    """Where the static listing says something the live one does not (x-mcplint-* keys aside)."""
+    if isinstance(static, dict):
+        if not isinstance(live, dict):
+            return [f"{path}: not an object live"]
+        problems = []
+        for key, value in static.items():
+            if key.startswith("x-mcplint-"):
+                continue
+            if key not in live:
+                problems.append(f"{path}/{key}: not in the live listing")
+            else:
+                problems.extend(missing_or_different(value, live[key], f"{path}/{key}"))
+        return problems
+    if isinstance(static, list):
+        if not isinstance(live, list) or len(static) != len(live):
+            return [f"{path}: {static!r} != {live!r}"]
+        return [p for i, (a, b) in enumerate(zip(static, live)) for p in missing_or_different(a, b, f"{path}/{i}")]
+    return [] if static == live else [f"{path}: {static!r} != {live!r}"]
+
+
+def essentials(listing: dict) -> dict:
+    """What the static fallback must get right: names, descriptions, parameter names, annotations."""
+    out = {}
+    for kind, entries in listing.items():
+        for entry in entries:
+            properties = entry.get("inputSchema", {}).get("properties", {})
+            out[(kind, entry["name"])] = (
+                entry.get("description"), list(properties), entry.get("annotations"),
+                [argument["name"] for argument in entry.get("arguments", [])], entry.get("uri"),
+                entry.get("uriTemplate"))
+    return out
+
+
+def compare(root: Path, command: list[str]) -> tuple[dict, dict]:
+    live = live_listing(command, root)
+    static = SourceIndex.build([root], root).static_listing()
+    assert essentials(static) == essentials(live)
+    for kind, entries in static.items():
+        by_name = {entry["name"]: entry for entry in live[kind]}
+        for entry in entries:
+            assert entry["x-mcplint-static"] is True
+            assert missing_or_different(entry, by_name[entry["name"]], f"{kind}/{entry['name']}") == []
+    return static, live
+
+
+def test_fastmcp_weather_static_equals_live():
+    static, _ = compare(REPOS / "fastmcp-weather", [PYTHON, "-m", "weather"])
+    tools = {tool["name"]: tool for tool in static["tools"]}
+    assert tools["current_conditions"]["x-mcplint-unknown"] == ["/inputSchema/properties/location"]
+    assert tools["getAlerts"]["inputSchema"]["required"] == ["region"]
+    assert static["prompts"][0]["arguments"] == [{"name": "city", "required": True},
+                                                 {"name": "days", "required": False}]
+
+
+def test_lowlevel_literals_static_is_the_live_listing():
+    static, live = compare(REPOS / "lowlevel-notes", [PYTHON, "server.py"])
+    strip = [{k: v for k, v in entry.items() if not k.startswith("x-mcplint-")} for entry in static["tools"]]
+    assert strip == live["tools"]
+
+
+EDGE_SERVER = '''"""Every way a parameter, a description or an annotation is written."""
+
+from typing import Annotated, Optional
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ToolAnnotations
+from pydantic import Field
+
+mcp = MCPServer("edge")
+
+HINTS = ToolAnnotations(read_only_hint=True, idempotentHint=True)
+SHARED_DESCRIPTION = "Echo a value back unchanged."
+
+
+@mcp.tool()
+def no_docstring(value: str) -> str:
+    return value
+
+
+@mcp.tool(annotations=HINTS)
+async def indented_docstring(
+    text: Optional[str] = None,
+    count: int | None = None,
+    first: None | int = None,
+    tags: list[str] = [],
+    anything: list = [],
+    mapping: dict = {},
+    flag: bool = False,
+    ratio: float = 0.5,
+    ctx: Context = None,
+) -> str:
+    """Count things in a text.
+
+        Indented more than the rest.
+    Back again.
+    """
+    return ""
+
+
+@mcp.tool(name="renamed_tool", description=SHARED_DESCRIPTION)
+def original_name(
+    limit: Annotated[int, Field(ge=1, le=10, description="How many, 1 to 10")] = 5,
+    query: str = Field(..., alias="q", description="Search words"),
+    untyped="x",
+    page: Annotated[int, Field(default=1, description="Page number")] = 1,
+    when: "Optional[str]" = None,
+) -> str:
+    return ""
+
+
+@mcp.tool(title="Empty description given", description="")
+def empty_description(x: int) -> int:
+    """The docstring wins over an empty description."""
+    return x
+
+
+@mcp.prompt(title="Greeting")
+def greet(name: Annotated[str, Field(description="Who to greet")], formal: bool = False) -> str:
+    """Greet someone."""
+    return f"Hello {name}"
+
+
+@mcp.resource("edge://items/{item_id}", name="item", description="One item by id.")
+def item(item_id: str) -> str:
+    return item_id
+
+
+@mcp.resource("edge://readme")
+def readme() -> str:
+    return "readme"
+
+
+def make_tools(server: MCPServer) -> None:
+    @server.tool()
+    def nested_tool(a: int) -> int:
+        """Double a number."""
+        return a * 2
+
+
+def added(b: str) -> str:
+    """Shout a word."""
+    return b.upper()
+
+
+make_tools(mcp)
+mcp.add_tool(added, name="added_tool")
+
+if __name__ == "__main__":
+    mcp.run()
+'''
+
+
+def test_edge_cases_static_equals_live(tmp_path: Path):
+    (tmp_path / "edge_server.py").write_text(EDGE_SERVER)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_edge.py").write_text(  # test doubles are no part of the listing
+        'import mcp\n@mcp.tool()\ndef fake_tool() -> str:\n    """Pretend."""\n')
+    static, _ = compare(tmp_path, [PYTHON, "edge_server.py"])
+    tools = {tool["name"]: tool for tool in static["tools"]}
+    assert tools["no_docstring"]["description"] == ""
+    assert tools["empty_description"]["description"] == "The docstring wins over an empty description."
+    assert tools["renamed_tool"]["inputSchema"]["properties"]["q"] == {"type": "string", "description": "Search words"}
+    assert tools["renamed_tool"]["x-mcplint-unknown"] == ["/inputSchema/properties/when"]
+    assert "ctx" not in tools["indented_docstring"]["inputSchema"]["properties"]
+    assert static["resourceTemplates"][0]["uriTemplate"] == "edge://items/{item_id}"
+
+
+def test_docstrings_as_each_python_and_package_reads_them():
+    doc = "  First line.\n\ttabbed line\n        more\n\n    last   \n    "
+    # What CPython 3.13 stores as __doc__ for that docstring (the compiler dedents it).
+    assert compiler_clean(doc) == "First line.\n    tabbed line\n    more\n\nlast   \n"
+    assert compiler_clean("\n    Leading blank.\n      indented\n    ") == "\nLeading blank.\n  indented\n"
+    assert sdk_description(doc, "mcp", (3, 11)) == doc
+    assert sdk_description(doc, "mcp", (3, 13)) == compiler_clean(doc)
+    assert sdk_description(None, "mcp", (3, 12)) == ""
+    assert sdk_description(doc, "fastmcp", (3, 11)) == inspect.cleandoc(doc)
+    assert sdk_description(None, "fastmcp", (3, 11)) is None
+
+
+def test_standalone_fastmcp_package(tmp_path: Path):
+    (tmp_path / "app.py").write_text(
+        'from fastmcp import FastMCP\nmcp = FastMCP("x")\n\n@mcp.tool("lookup")\n'
+        'def find(term: str) -> str:\n    """\n    Look a term up.\n\n    Returns its meaning.\n    """\n\n'
+        '@mcp.tool\ndef bare() -> str:\n    return ""\n')
+    static = SourceIndex.build([tmp_path], tmp_path).static_listing(python_version=(3, 11))
+    tools = {tool["name"]: tool for tool in static["tools"]}
+    assert tools["lookup"]["description"] == "Look a term up.\n\nReturns its meaning."
+    assert "description" not in tools["bare"]
+
+
+@pytest.mark.parametrize("version, expected", [((3, 12), "Ping.\n    Twice.\n    "), ((3, 13), "Ping.\nTwice.\n")])
+def test_python_version_decides_the_docstring(tmp_path: Path, version, expected):
+    (tmp_path / "s.py").write_text('import mcp\n@mcp.tool()\ndef ping() -> str:\n    """Ping.\n    Twice.\n    """\n')
+    static = SourceIndex.build([tmp_path], tmp_path).static_listing(python_version=version)
+    assert static["tools"][0]["description"] == expected
