@@ -277,7 +277,7 @@ def rate_limit(audit, count: int) -> str:
             return f"no answer to request {sent} of the burst"
     burst = f"calls of {what}" if what else f"{method} request(s)"
     tail = "" if what else (" (pings are not tool calls: no closed-world read-only tool could be called)"
-                            if audit.settings.call_read_only else
+                            if getattr(audit.settings, "call_read_only", False) else
                             " (pings are not tool calls: with --call-read-only the burst calls a read-only tool)")
     return f"no throttling signal in {sent} {burst} over {time.monotonic() - started:.1f} s{tail}"
 
