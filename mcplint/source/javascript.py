@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 
 from mcplint.source.jsparse import Arr, Chain, Node, Obj, Parser, Str
@@ -77,17 +78,19 @@ class Reader:
     # -- definitions -----------------------------------------------------------------------
     def definitions(self) -> list[Definition]:
         found: list[Definition] = []
-        tokens, mcp_file = self.tokens, "mcp" in self.text.lower()
+        tokens, punct, mcp_file = self.tokens, self.parser.p, "mcp" in self.text.lower()
+        calls: list[tuple[int, int]] = []  # token ranges of registration calls, read already
         for i in range(len(tokens) - 2):
+            if punct[i] not in (".", "?.") or punct[i + 2] != "(":
+                continue
             verb = tokens[i + 1]
-            if (tokens[i].kind == "punct" and tokens[i].text in (".", "?.") and verb.kind == "name"
-                    and verb.text in VERBS and tokens[i + 2].text == "("
-                    and (verb.text.startswith("register") or mcp_file)):
-                args, _ = self.parser.arguments(i + 2, 1)
+            if verb.kind == "name" and verb.text in VERBS and (verb.text.startswith("register") or mcp_file):
+                args, end = self.parser.arguments(i + 2, 1)
                 definition = self._registration(verb.text, args)
                 if definition is not None:
                     found.append(definition)
-        found.extend(self._literals())
+                    calls.append((i, end))
+        found.extend(self._literals(calls))
         return found
 
     def _registration(self, verb: str, args: list[Node]) -> Definition | None:
@@ -284,20 +287,33 @@ class Reader:
         elif node is not None:
             definition.put(pointer, self.node_region(node), label)
 
-    def _literals(self) -> list[Definition]:
+    def _opener(self, i: int) -> int | None:
+        """The '{' of the object literal whose key is token i (walking back over balanced groups)."""
+        punct, depth = self.parser.p, 0
+        for j in range(i - 1, max(i - 20_000, -1), -1):
+            mark = punct[j]
+            if mark in (")", "]", "}"):
+                depth += 1
+            elif mark in ("(", "[", "{"):
+                if depth == 0:
+                    return j if mark == "{" else None
+                depth -= 1
+        return None
+
+    def _literals(self, calls: list[tuple[int, int]]) -> list[Definition]:
         """Object literals with a string `name` and an `inputSchema` (or prompt/resource) key."""
-        found, tokens, done = [], self.tokens, set()
-        enclosing: list[int] = []
+        found, tokens, punct, done = [], self.tokens, self.parser.p, set()
+        keys = {key for key, _ in LITERAL_KINDS}
+        starts = [start for start, _ in calls]
         opener_of: dict[int, int] = {}
         for i, token in enumerate(tokens):
-            if token.kind == "punct" and token.text in ("{", "(", "["):
-                enclosing.append(i if token.text == "{" else -1)
-            elif token.kind == "punct" and token.text in ("}", ")", "]") and enclosing:
-                enclosing.pop()
-            elif (token.kind in ("name", "str") and enclosing and enclosing[-1] >= 0
-                  and any(token.text == key for key, _ in LITERAL_KINDS)
-                  and i + 1 < len(tokens) and tokens[i + 1].text == ":"):
-                opener_of[i] = enclosing[-1]
+            if token.text in keys and punct[i + 1] == ":" and token.kind in ("name", "str"):
+                at = bisect.bisect_right(starts, i) - 1
+                if at >= 0 and i < calls[at][1]:
+                    continue  # a registration's config, read with its call
+                opener = self._opener(i)
+                if opener is not None:
+                    opener_of[i] = opener
         for opener in sorted(set(opener_of.values())):
             if opener in done:
                 continue

@@ -84,35 +84,40 @@ class Parser:
     def __init__(self, tokens: list[Token]) -> None:
         self.tokens = tokens
         self.n = len(tokens)
+        # Punctuation by index (None for other tokens), padded so look-ahead never runs off the end.
+        self.p = [token.text if token.kind == "punct" else None for token in tokens] + [None] * 4
 
     def text(self, i: int) -> str | None:
-        return self.tokens[i].text if i < self.n and self.tokens[i].kind == "punct" else None
+        return self.p[i] if i < self.n else None
 
     def skip_group(self, i: int) -> int:
         """From an opening bracket to just after its partner (iterative: depth costs no stack)."""
-        depth = 0
-        while i < self.n:
-            punct = self.text(i)
-            if punct in OPEN:
-                depth += 1
-            elif punct in CLOSE:
-                depth -= 1
-                if depth <= 0:
-                    return i + 1
+        depth, p, n = 0, self.p, self.n
+        while i < n:
+            punct = p[i]
+            if punct is not None:
+                if punct in OPEN:
+                    depth += 1
+                elif punct in CLOSE:
+                    depth -= 1
+                    if depth <= 0:
+                        return i + 1
             i += 1
-        return self.n
+        return n
 
     def skip_expression(self, i: int) -> int:
         """To the ',' / ';' / closing bracket that ends the expression starting at i."""
-        while i < self.n:
-            punct = self.text(i)
-            if punct in OPEN:
-                i = self.skip_group(i)
-                continue
-            if punct in STOP:
-                return i
+        p, n = self.p, self.n
+        while i < n:
+            punct = p[i]
+            if punct is not None:
+                if punct in OPEN:
+                    i = self.skip_group(i)
+                    continue
+                if punct in STOP:
+                    return i
             i += 1
-        return self.n
+        return n
 
     def expression(self, i: int, depth: int = 0) -> tuple[Node | None, int]:
         if i >= self.n or self.text(i) in STOP:

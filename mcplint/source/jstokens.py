@@ -26,17 +26,17 @@ class Token(NamedTuple):
 _PUNCT3 = ("...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=")
 _PUNCT2 = ("=>", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=",
            "%=", "&=", "|=", "^=", "**", "<<", ">>")
-# One pattern for everything that needs no state; '`', '}' and '/' are decided in code.
-_MASTER = re.compile("|".join((
-    r"(?P<space>\s+|//[^\n]*|/\*.*?\*/)",
+# One pattern for everything that needs no state, after any whitespace and comments; '`', '}'
+# and '/' are decided in code (the empty `rest` group stops there, or at the end of the text).
+_MASTER = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*(?:" + "|".join((
     r"(?P<dq>\"(?:[^\"\\\n]|\\.|\\\n)*\")",
     r"(?P<sq>'(?:[^'\\\n]|\\.|\\\n)*')",
     r"(?P<num>\.?\d(?:[eE][+-]?\d|[\w.])*)",
     r"(?P<name>[#$\w]+)",
-    r"(?P<p3>" + "|".join(re.escape(p) for p in _PUNCT3) + ")",
-    r"(?P<p2>" + "|".join(re.escape(p) for p in _PUNCT2 if p not in ("?.", "/=")) + r"|\?\.(?!\d))",
-    r"(?P<other>[^`}/])",
-)), re.DOTALL)
+    r"(?P<punct>" + "|".join(re.escape(p) for p in _PUNCT3) + "|"
+    + "|".join(re.escape(p) for p in _PUNCT2 if p not in ("?.", "/=")) + r"|\?\.(?!\d)|[^`}/\s])",
+    r"(?P<rest>)",
+)) + ")", re.DOTALL)
 # After these a '/' starts a regular expression, not a division.
 _REGEX_AFTER_WORDS = {"return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw",
                       "case", "do", "else", "yield", "await"}
@@ -57,26 +57,28 @@ def tokenize(text: str) -> list[Token]:
     match = _MASTER.match
     while i < n:
         m = match(text, i)
-        if m is not None:
-            group, end = m.lastgroup, m.end()
-            if group == "space":
-                pass
-            elif group == "name":
-                append(Token("name", m.group(), i, end))
-            elif group in ("dq", "sq"):
-                raw = text[i + 1:end - 1]
-                append(Token("str", _decode(raw) if "\\" in raw else raw, i, end))
-            elif group == "num":
-                append(Token("num", m.group(), i, end))
-            else:
-                piece = m.group()
+        group, end = m.lastgroup, m.end()
+        if group != "rest":
+            i = m.start(group)
+            if group == "name":
+                append(Token("name", m.group(group), i, end))
+            elif group == "punct":
+                piece = m.group(group)
                 if piece == "{":
                     depth += 1
                 elif piece in ("'", '"'):
                     raise TokenizeError("unterminated string")
                 append(Token("punct", piece, i, end))
+            elif group == "num":
+                append(Token("num", m.group(group), i, end))
+            else:
+                raw = text[i + 1:end - 1]
+                append(Token("str", _decode(raw) if "\\" in raw else raw, i, end))
             i = end
             continue
+        i = end
+        if i >= n:
+            break
         c = text[i]
         if c == "/":
             if text.startswith("/*", i):

@@ -26,6 +26,8 @@ LITERAL_CALLS = {"Tool": "tools", "Prompt": "prompts", "Resource": "resources",
 DICT_KINDS = (("inputSchema", "tools"), ("uriTemplate", "resourceTemplates"), ("uri", "resources"),
               ("arguments", "prompts"))
 PREFILTER = (".tool", ".prompt", ".resource", "Tool(", "Prompt(", "Resource", "inputSchema", "add_tool")
+LITERAL_MARKERS = ("Tool(", "Prompt(", "Resource(", "ResourceTemplate(", "inputSchema", "uriTemplate", '"uri"',
+                   "'uri'", '"arguments"', "'arguments'")
 
 
 @dataclass
@@ -72,7 +74,8 @@ def parse(path: str, text: str, lines: list[str]) -> PythonFile:
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     definitions: list[Definition] = []
     models: list[Model] = []
-    for node in ast.walk(tree):
+    added: list[ast.Call] = []
+    for node in _statements(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.setdefault(node.name, node)
             for decorator in node.decorator_list:
@@ -81,34 +84,58 @@ def parse(path: str, text: str, lines: list[str]) -> PythonFile:
                     definitions.append(found)
         elif isinstance(node, ast.ClassDef):
             models.append(_model(node, where))
-        elif isinstance(node, ast.Call):
-            found = _literal_call(node, where, names)
+        elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+              and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "add_tool"):
+            added.append(node.value)
+    # Literals can sit in any expression: only files that may hold one pay for the full walk.
+    if any(marker in text for marker in LITERAL_MARKERS):
+        for node in ast.walk(tree):
+            found = None
+            if isinstance(node, ast.Call):
+                found = _literal_call(node, where, names)
+            elif isinstance(node, ast.Dict):
+                found = _literal_dict(node, where, names)
             if found is not None:
                 definitions.append(found)
-        elif isinstance(node, ast.Dict):
-            found = _literal_dict(node, where, names)
-            if found is not None:
-                definitions.append(found)
-    for node in ast.walk(tree):  # mcp.add_tool(fn, name=...) refers to a function defined anywhere
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_tool"
-                and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in functions):
+    for node in added:  # mcp.add_tool(fn, name=...) refers to a function defined anywhere in the file
+        if node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in functions:
             found = _registered(functions[node.args[0].id], "tools", node, where, names, flavor, "add_tool")
             if found is not None:
                 definitions.append(found)
     return PythonFile(definitions, models, flavor)
 
 
+def _statements(tree: ast.Module):
+    """Every statement, nested ones too (function and class bodies, if/try/with/for/match blocks)."""
+    stack = [tree.body]
+    while stack:
+        for statement in stack.pop():
+            yield statement
+            for name in ("body", "orelse", "finalbody"):
+                block = getattr(statement, name, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    stack.append(block)
+            for handler in getattr(statement, "handlers", None) or ():
+                stack.append(handler.body)
+            for case in getattr(statement, "cases", None) or ():
+                stack.append(case.body)
+
+
 def _flavor(tree: ast.Module) -> str | None:
-    for node in ast.walk(tree):
+    """`fastmcp` or `mcp`, from the file's imports (module level, or under a try/if there)."""
+    statements = list(tree.body)
+    for statement in tree.body:
+        if isinstance(statement, (ast.Try, ast.If)):
+            statements.extend(statement.body)
+    tops = set()
+    for node in statements:
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            top = node.module.split(".")[0]
-            if top in ("fastmcp", "mcp"):
-                return top
+            tops.add(node.module.split(".")[0])
         elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.split(".")[0] in ("fastmcp", "mcp"):
-                    return alias.name.split(".")[0]
-    return None
+            tops.update(alias.name.split(".")[0] for alias in node.names)
+    if "fastmcp" in tops:
+        return "fastmcp"
+    return "mcp" if tops & {"mcp", "mcp_types"} else None
 
 
 def _decorated(func, decorator: ast.AST, where: Locator, names, flavor) -> Definition | None:
