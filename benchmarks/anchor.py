@@ -100,34 +100,30 @@ func helper{n}(values []int, scale float64) []float64 {{
 
 def generate(root: Path, per_language: int = 400) -> list[tuple[str, str, tuple[str, ...], object]]:
     """Write the tree; return the 1,000 lookups (kind, name, pointer, value)."""
-    header = {"py": "from typing import Annotated\nfrom mcp_types import ToolAnnotations\nfrom pydantic import Field\n"
-                    "from app import mcp\n",
+    header = {"py": "from typing import Annotated\nfrom mcp_types import ToolAnnotations\n"
+                    "from pydantic import Field\nfrom app import mcp\n",
               "ts": 'import { z } from "zod";\nimport { server } from "./server.js";\n',
               "go": 'package main\n\nimport "github.com/mark3labs/mcp-go/mcp"\n\nfunc register(s *server.MCPServer) {\n'}
     tools = {"py": PY_TOOL, "ts": TS_TOOL, "go": GO_TOOL}
     fillers = {"py": PY_FILLER, "ts": TS_FILLER, "go": GO_FILLER}
-    lines, chunks = 0, {ext: [] for ext in tools}
-    for n in range(per_language):
-        for ext in tools:
-            chunks[ext].append(tools[ext].format(n=n))
+    chunks = {ext: [tools[ext].format(n=n) for n in range(per_language)] for ext in tools}
+    lines = sum(chunk.count("\n") for parts in chunks.values() for chunk in parts)
     filler_n = 0
-    written = sum(chunk.count("\n") for parts in chunks.values() for chunk in parts)
-    while written + lines < LINES:
+    while lines < LINES:  # ordinary code around the definitions, up to the tree's size
         for ext in fillers:
             chunks[ext].append(fillers[ext].format(n=filler_n))
-            lines += fillers[ext].format(n=filler_n).count("\n")
+            lines += chunks[ext][-1].count("\n")
         filler_n += 1
     for ext, parts in chunks.items():
         folder = root / {"py": "src/app/tools", "ts": "web/src/tools", "go": "cmd/server"}[ext]
         folder.mkdir(parents=True, exist_ok=True)
         for i in range(0, len(parts), 40):  # 40 definitions or helpers a file
             body = "".join(parts[i:i + 40])
-            closing = "}\n" if ext == "go" and "AddTool" in body else ""
             if ext == "go" and "AddTool" not in body:
-                body, header_text = body, "package main\n"
+                text = "package main\n" + body
             else:
-                header_text = header[ext]
-            (folder / f"part_{i // 40}.{ext}").write_text(header_text + body + closing)
+                text = header[ext] + body + ("}\n" if ext == "go" else "")
+            (folder / f"part_{i // 40}.{ext}").write_text(text)
     lookups = []
     rng = random.Random(11)
     for _ in range(1000):
