@@ -103,7 +103,8 @@ def generate(root: Path, per_language: int = 400) -> list[tuple[str, str, tuple[
     header = {"py": "from typing import Annotated\nfrom mcp_types import ToolAnnotations\n"
                     "from pydantic import Field\nfrom app import mcp\n",
               "ts": 'import { z } from "zod";\nimport { server } from "./server.js";\n',
-              "go": 'package main\n\nimport "github.com/mark3labs/mcp-go/mcp"\n\nfunc register(s *server.MCPServer) {\n'}
+              "go": 'package main\n\nimport "github.com/mark3labs/mcp-go/mcp"\n\n'
+                    'func register(s *server.MCPServer) {\n'}
     tools = {"py": PY_TOOL, "ts": TS_TOOL, "go": GO_TOOL}
     fillers = {"py": PY_FILLER, "ts": TS_FILLER, "go": GO_FILLER}
     chunks = {ext: [tools[ext].format(n=n) for n in range(per_language)] for ext in tools}
