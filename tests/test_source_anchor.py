@@ -342,3 +342,13 @@ def test_every_live_entry_is_placed(indexes, repo, command, where):
                 anchor = indexes[repo].locate(kind, entry["name"], pointer, entry.get(pointer[0]))
                 assert isinstance(anchor, Anchor) and not anchor.how.startswith("text search"), (entry, anchor)
                 assert anchor.path.startswith(where), anchor
+
+
+def test_walk_skips_dependencies_and_virtual_environments(tmp_path: Path):
+    tool = 'import mcp\n@mcp.tool()\ndef {name}() -> str:\n    """Do it."""\n'
+    for folder in ("node_modules/pkg", ".venv/lib", "my-env/lib", "build", "src"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "t.py").write_text(tool.format(name=folder.split("/")[0].replace("-", "_").strip(".")))
+    (tmp_path / "my-env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    index = SourceIndex.build([tmp_path], tmp_path)
+    assert sorted(name for _, name in index.definitions()) == ["src"]

@@ -210,3 +210,8 @@ def test_python_version_decides_the_docstring(tmp_path: Path, version, expected)
     (tmp_path / "s.py").write_text('import mcp\n@mcp.tool()\ndef ping() -> str:\n    """Ping.\n    Twice.\n    """\n')
     static = SourceIndex.build([tmp_path], tmp_path).static_listing(python_version=version)
     assert static["tools"][0]["description"] == expected
+
+
+def test_no_mcp_import_no_static_listing(tmp_path: Path):
+    (tmp_path / "tasks.py").write_text('from agents import app\n\n@app.tool()\ndef helper() -> str:\n    """Help."""\n')
+    assert SourceIndex.build([tmp_path], tmp_path).static_listing()["tools"] == []

@@ -135,8 +135,8 @@ def walk(roots: list[Path], root: Path) -> Tree:
                 tree.skipped.append((relative(current, root), error.strerror or "unreadable"))
                 continue
             if stat.S_ISDIR(info.st_mode):
-                if current != start and current.name in SKIP_DIRS:
-                    continue
+                if current != start and (current.name in SKIP_DIRS or (current / "pyvenv.cfg").exists()):
+                    continue  # dependencies, virtual environments (whatever their name), build output
                 try:
                     children = sorted(os.scandir(current), key=lambda entry: entry.name)
                 except OSError as error:

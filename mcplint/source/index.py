@@ -117,9 +117,12 @@ class SourceIndex:
         from mcplint.source.static import is_test_file, static_entry
 
         listing: dict[str, list[dict]] = {kind: [] for kind in KINDS}
+        definitions = self.definitions()
         flavors = Counter(flavor for flavor in self._flavors.values() if flavor)
+        if not flavors:  # no file imports mcp or fastmcp: `@x.tool` decorators belong to something else
+            return listing
         default = "fastmcp" if flavors["fastmcp"] > flavors["mcp"] else "mcp"
-        for (kind, _), found in self.definitions().items():
+        for (kind, _), found in definitions.items():
             definition = next((d for d in found if d.static and not is_test_file(d.anchor.path)), None)
             if definition is None:
                 continue

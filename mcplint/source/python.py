@@ -25,7 +25,8 @@ LITERAL_CALLS = {"Tool": "tools", "Prompt": "prompts", "Resource": "resources",
 # Which keys make a dict literal a listing entry of which kind, most telling first.
 DICT_KINDS = (("inputSchema", "tools"), ("uriTemplate", "resourceTemplates"), ("uri", "resources"),
               ("arguments", "prompts"))
-PREFILTER = (".tool", ".prompt", ".resource", "Tool(", "Prompt(", "Resource", "inputSchema", "add_tool")
+PREFILTER = (".tool", ".prompt", ".resource", "Tool(", "Prompt(", "Resource", "inputSchema", "add_tool",
+             "FastMCP", "MCPServer")
 LITERAL_MARKERS = ("Tool(", "Prompt(", "Resource(", "ResourceTemplate(", "inputSchema", "uriTemplate", '"uri"',
                    "'uri'", '"arguments"', "'arguments'")
 
