@@ -31,11 +31,12 @@ MAX_STOPPED = 300  # characters of the error that stopped the audit, in a footno
 
 def explain(audit, report) -> None:
     """Rewrite ``report.unassessed`` (the audit transcript's FileReport) with the audit's reasons."""
-    kept = {checklist.NO_RULE, "no selected rule checks it in traffic"}
+    kept = {checklist.NO_RULE, evidence.NO_TRAFFIC_RULE}
     for item, why in list(report.unassessed.items()):
         if why in kept or why == checklist.missing_feature(item, report.version):
             continue
-        report.unassessed[item] = _reason(audit, item, why) or why
+        why = _reason(audit, item, why) or why
+        report.unassessed[item] = why.replace("the capture has no ", "the audit saw no ", 1)
     # mcplint's own requests carry the version header, so a rule judging the client's requests
     # (MCP812) proves nothing about the server: only the header probe's answer does.
     if (21 not in report.unassessed and audit.session.transport == "http"

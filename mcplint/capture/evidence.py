@@ -12,6 +12,7 @@ from mcplint.rule import CAPTURE, MANIFEST, TrafficRule
 
 NO_TOOLS = "the capture's tools/list results list no tools"
 NO_LISTING = "the capture has no tools/list result"
+NO_TRAFFIC_RULE = "no selected rule checks it in traffic"
 # Access control and the version header exist only over HTTP (a stdio server takes its
 # credentials from the environment: the authorization spec is for HTTP transports).
 NOT_HTTP = {
@@ -58,7 +59,7 @@ def _missing(item: int, session, traffic, manifest_items, listed: bool, gaps: di
         if item in checklist.HTTP_ITEMS and session.transport != "http":
             reasons.append(NOT_HTTP[item])
         elif item not in traffic:
-            reasons.append("no selected rule checks it in traffic")
+            reasons.append(NO_TRAFFIC_RULE)
         elif item in checklist.STRUCTURED_ITEMS and item in gaps:
             reasons.append(gaps[item])  # no outputSchema, or no tool: no call result can show it
         else:
