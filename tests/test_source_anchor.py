@@ -352,3 +352,46 @@ def test_walk_skips_dependencies_and_virtual_environments(tmp_path: Path):
     (tmp_path / "my-env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
     index = SourceIndex.build([tmp_path], tmp_path)
     assert sorted(name for _, name in index.definitions()) == ["src"]
+
+
+MODELS = '''from dataclasses import dataclass
+from typing_extensions import TypedDict
+from pydantic import BaseModel, Field
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("x")
+
+@dataclass
+class Box:
+    """A box."""
+    width: int
+    height: int = 2
+
+class Opts(TypedDict):
+    fast: bool
+
+class Base(BaseModel):
+    shared: str = Field(description="Shared field")
+
+class Child(Base):
+    own: int
+
+@mcp.tool()
+def pack(box: Box, opts: Opts, child: Child) -> str:
+    """Pack a box."""
+'''
+
+
+@pytest.mark.parametrize("pointer, line, text", [
+    (("Box", "properties", "height", "default"), 12, "2"),
+    (("Box", "description"), 10, '"""A box."""'),
+    (("Opts", "properties", "fast"), 15, "fast"),
+    (("Child", "properties", "shared", "description"), 18, '"Shared field"'),
+    (("Child", "required", "0"), 18, "shared"),  # inherited fields first, as pydantic lists them
+    (("Child", "required", "1"), 21, "own"),
+    (("Child", "description"), 20, "Child"),  # a docstring is not inherited
+])
+def test_dataclass_typeddict_and_inherited_fields(tmp_path: Path, pointer, line, text):
+    (tmp_path / "s.py").write_text(MODELS)
+    anchor = SourceIndex.build([tmp_path], tmp_path).locate("tools", "pack", ("inputSchema", "$defs", *pointer), None)
+    assert (anchor.span.line, covered(tmp_path, anchor)) == (line, text)

@@ -165,43 +165,55 @@ def _anchor(definition: Definition, pointer: Pointer, count: int) -> Anchor:
 
 def _link_models(definition: Definition, models: dict[str, list]) -> None:
     """A parameter typed with a pydantic model: its fields are `$defs/<Model>/properties/...`
-    (what the SDK emits) and, for SDKs that inline, `properties/<param>/properties/...`."""
+    (what the SDK emits) and, for SDKs that inline, `properties/<param>/properties/...`.
+    Inherited fields come first, as pydantic lists them."""
     decorated = (definition.static or {}).get("decorated")
     if decorated is None or not decorated.refs:
         return
-    pending = [(base, name, 0) for base, name in decorated.refs]
+    pending = [(base, name, definition.anchor.path, 0) for base, name in decorated.refs]
     done: set[str] = set()
     while pending:
-        base, name, depth = pending.pop(0)
-        model = _pick_model(models.get(name, []), definition.anchor.path, models)
-        if model is None or depth > 8:
+        base, name, path, depth = pending.pop(0)
+        lineage = _lineage(name, path, models)
+        if not lineage or depth > 8:
             continue
         prefixes = [base] if name in done else [base, ("inputSchema", "$defs", name)]
         done.add(name)
+        required = list(dict.fromkeys(field for model in reversed(lineage) for field in model.required))
         for prefix in prefixes:
-            for pointer, region in model.parts.parts.items():
-                definition.put(prefix + pointer, region, model.parts.labels[pointer],
-                               model.parts.texts.get(pointer))
-        for field_name, inner in model.refs:
-            pending.append((("inputSchema", "$defs", name, "properties", field_name), inner, depth + 1))
+            for generation, model in enumerate(lineage):
+                for pointer, region in model.parts.parts.items():
+                    if generation and len(pointer) < 2:
+                        continue  # an ancestor's own name and docstring are not this model's
+                    definition.put(prefix + pointer, region, model.parts.labels[pointer],
+                                   model.parts.texts.get(pointer))
+            for i, field_name in enumerate(required):
+                region = definition.parts.get(prefix + ("properties", field_name))
+                definition.put(prefix + ("required", str(i)), region, f"field {field_name} of {name}")
+        for model in lineage:
+            for field_name, inner in model.refs:
+                pending.append((("inputSchema", "$defs", name, "properties", field_name), inner, model.path,
+                                depth + 1))
 
 
-def _pick_model(candidates: list, path: str, models: dict):
-    """The class of that name in the same file, else the only one in the tree; a pydantic model."""
-    same = [model for model in candidates if model.path == path]
-    chosen = same[0] if same else candidates[0] if len(candidates) == 1 else None
-    if chosen is None:
-        return None
-    bases, seen = list(chosen.bases), set()
-    while bases:  # BaseModel itself, or a class that (transitively) derives from one in the tree
-        base = bases.pop()
-        if base == "BaseModel":
-            return chosen
-        if base not in seen and len(seen) < 16:
-            seen.add(base)
-            for parent in models.get(base, [])[:1]:
-                bases.extend(parent.bases)
-    return None
-
+def _lineage(name: str, path: str, models: dict[str, list]) -> list:
+    """The class named `name` and its ancestors in the tree, if pydantic lists its fields (it derives
+    from BaseModel or TypedDict, or is a dataclass); the same file's class wins, else the only one."""
+    chain, bases, seen = [], [(name, path)], set()
+    listed = False
+    while bases and len(chain) < 16:
+        current, where = bases.pop(0)
+        if current in ("BaseModel", "TypedDict", "dataclass"):
+            listed = True
+            continue
+        candidates = models.get(current, [])
+        same = [model for model in candidates if model.path == where]
+        model = same[0] if same else candidates[0] if len(candidates) == 1 else None
+        if model is None or current in seen:
+            continue
+        seen.add(current)
+        chain.append(model)
+        bases.extend((base, model.path) for base in model.bases)
+    return chain if listed else []
 
 __all__ = ["SourceIndex", "Anchor", "Unplaced", "Region"]

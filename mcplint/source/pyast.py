@@ -220,9 +220,9 @@ def make_param(name: str, name_node: ast.AST, annotation: ast.AST | None, defaul
                  not has_default, found, whole)
 
 
-def put_param(definition: Definition, base: Pointer, param: Param, where: Locator) -> None:
+def put_param(definition: Definition, base: Pointer, param: Param, where: Locator, what: str = "parameter") -> None:
     """The parts a parameter writes: its name, its Field's keywords, its default and its type."""
-    definition.put(base, param.name_region, f"parameter {param.name}")
+    definition.put(base, param.name_region, f"{what} {param.name}")
     for keyword_name, kw in param.field_keywords.items():
         schema_key = FIELD_KEYWORDS.get(keyword_name)
         if schema_key is None:

@@ -39,6 +39,7 @@ class Model:
     path: str
     bases: list[str]
     parts: Definition  # () the class name, ("description",) its docstring, ("properties", f, ...)
+    required: list[str] = field(default_factory=list)  # its own fields without a default, in order
     refs: list[tuple[str, str]] = field(default_factory=list)  # (field name, annotation's class name)
 
 
@@ -265,12 +266,12 @@ def _model(node: ast.ClassDef, where: Locator) -> Model:
             fields.append(param)
             if (model := _model_name(param.annotation)) is not None:
                 refs.append((param.name, model))
-    for i, param in enumerate(param for param in fields if param.required):
-        parts.put(("required", str(i)), param.name_region, f"field {param.name} of {node.name}")
     for param in fields:
-        put_param(parts, ("properties", param.name), param, where)
+        put_param(parts, ("properties", param.name), param, where, f"field of {node.name}:")
     bases = [name for base in node.bases if (name := last_name(base))]
-    return Model(node.name, where.path, bases, parts, refs)
+    if any(last_name(d.func if isinstance(d, ast.Call) else d) == "dataclass" for d in node.decorator_list):
+        bases.append("dataclass")  # pydantic lists a dataclass's fields like a model's
+    return Model(node.name, where.path, bases, parts, [param.name for param in fields if param.required], refs)
 
 
 def _literal_call(node: ast.Call, where: Locator, names) -> Definition | None:
