@@ -67,13 +67,15 @@ OUTPUTS_HINT = "tool outputs are not in a manifest — run `mcplint audit` or li
 _HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
-def listing_gaps(tools, version: str | None, none: str) -> dict[int, str]:
+def listing_gaps(tools, version: str | None, none: str, other_entries: bool = False) -> dict[int, str]:
     """Items a tool listing holds nothing to judge for, and why: ``none`` (e.g. "the manifest lists
     no tools") when it has no tool, else "no tool has a title" and the like. ``tools``: the listed
-    tool objects. Items 12-14 are included: without an outputSchema there is no call to wait for."""
+    tool objects. Items 12-14 are included: without an outputSchema there is no call to wait for.
+    ``other_entries``: the listing also has prompts or resources, whose texts items 3 and 19 judge."""
     tools = [tool for tool in tools if isinstance(tool, dict)]
     if not tools:
-        return dict.fromkeys(sorted(LISTING_ITEMS | STRUCTURED_ITEMS), none)
+        texts_judged = {3, 19} if other_entries else set()
+        return dict.fromkeys(sorted((LISTING_ITEMS | STRUCTURED_ITEMS) - texts_judged), none)
     gaps: dict[int, str] = {}
     if not any(_has_parameters(tool) for tool in tools):
         gaps[5] = "no tool has parameters"

@@ -203,7 +203,9 @@ def _manifest_unassessed(plan: Plan, version: str, manifest: Manifest) -> dict[i
 
     selected = {item for rule in plan.rules for item in rule.checklist}
     covered = {item for rule in plan.rules if MANIFEST in rule.applies_to for item in rule.checklist}
-    gaps = checklist.listing_gaps((tool for _, tool in manifest.tools()), version, "the manifest lists no tools")
+    others = bool(manifest.prompts() or manifest.resources() or manifest.resource_templates())  # texts: 3, 19
+    tools = (tool for _, tool in manifest.tools())
+    gaps = checklist.listing_gaps(tools, version, "the manifest lists no tools", others)
     unassessed: dict[int, str] = {}
     for item in checklist.ITEMS:
         if why := checklist.missing_feature(item, version):

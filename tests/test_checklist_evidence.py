@@ -49,6 +49,14 @@ def test_a_manifest_without_tools_passes_nothing():
         assert not_assessable(items[item], "the manifest lists no tools"), items[item]
 
 
+def test_a_prompts_listing_gives_evidence_for_texts_but_not_for_tool_items():
+    items = manifest_items({"prompts": [{"name": "code_review", "description": "Review a diff for bugs."}]})
+    assert items[3]["status"] == "pass"  # the emoji and marketing rules read prompt texts too
+    assert not_assessable(items[19], "tool outputs are not in a manifest — run `mcplint audit` or lint a transcript")
+    for item in (1, 2, 4, 20):
+        assert not_assessable(items[item], "the manifest lists no tools"), items[item]
+
+
 def test_the_listing_items_pass_when_a_tool_has_their_subject():
     items = manifest_items({"tools": [dict(TOOL, title="Get weather", annotations=READ_ONLY)]})
     for item in (1, 2, 3, 4, 5, 6, 7, 20):
