@@ -72,6 +72,9 @@ def tool_annotations(doc) -> list[tuple[Pointer, list[Annotation]]]:
 
     def build():
         entries = []
+        text = getattr(getattr(doc, "document", None), "text", None)
+        if isinstance(text, str) and KEY not in text and "\\" not in text:
+            return entries  # no annotation can be written without its name or an escape: skip the walk
         for ptr, tool in doc.tools():
             schema = tool.get("inputSchema") if isinstance(tool, dict) else None
             if isinstance(schema, dict):
