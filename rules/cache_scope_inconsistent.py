@@ -21,7 +21,7 @@ class CacheScopeInconsistent(TrafficRule):
     `"public"` page lets a shared cache hand that user's entries to other users, and the
     other way round a cache keeps only half a list. Pages are linked by the cursor: a
     request whose `cursor` is the `nextCursor` of an earlier page continues that listing.
-    An invalid `cacheScope` is MCP641's.
+    An invalid `cacheScope` is MCP641's (MCP109's for tools/list).
 
     ## Bad
     ```jsonl
