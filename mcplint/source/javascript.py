@@ -19,7 +19,7 @@ import bisect
 from collections.abc import Callable
 
 from mcplint.source.jsparse import Arr, Chain, Node, Obj, Parser, Str
-from mcplint.source.jstokens import Token, tokenize
+from mcplint.source.jstokens import tokenize
 from mcplint.source.model import Definition, Pointer, Region
 
 VERBS = {"registerTool": "tools", "tool": "tools", "registerPrompt": "prompts", "prompt": "prompts",
@@ -354,4 +354,4 @@ def read(path: str, text: str, span) -> list[Definition]:
     return Reader(path, text, span).definitions()
 
 
-__all__ = ["Reader", "read", "wants", "Token"]
+__all__ = ["Reader", "read", "wants"]
