@@ -270,3 +270,99 @@ def test_audit_of_an_sdk_server_reports_its_planted_prompt_and_resource_problems
     assert all(f["line"] >= 1 and f["column"] >= 1 for f in report["findings"])
     if version:
         assert report["summary"]["audit"]["protocol_version"] == version
+
+
+# -- the official schemas as the oracle ---------------------------------------------------------
+
+from functools import lru_cache  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from ruamel.yaml import YAML  # noqa: E402
+
+from conftest import shared_path  # noqa: E402
+from mcplint.versions import VERSIONS  # noqa: E402
+
+OURS = ("prompt_name_style", "prompt_name_missing", "duplicate_prompt_name", "prompt_argument_name_style",
+        "prompt_argument_name_invalid", "resource_field_missing", "resource_uri_invalid",
+        "resource_mime_type_invalid", "listing_entry_not_object", "listing_field_type_invalid")
+SCHEMA_RULES = ["MCP245", "MCP248", "MCP249"]  # what the schema alone decides
+DEFINITIONS = {"prompts": "Prompt", "resources": "Resource", "resourceTemplates": "ResourceTemplate"}
+
+
+@lru_cache(maxsize=None)
+def validator(version: str, definition: str):
+    from jsonschema.validators import validator_for
+
+    schema = json.loads(shared_path("spec", version, "schema.json").read_text("utf-8"))
+    defs = "definitions" if "definitions" in schema else "$defs"
+    return validator_for(schema)({**schema, "$ref": f"#/{defs}/{definition}"})
+
+
+def cases():
+    for stem in OURS:
+        spec = YAML(typ="safe", pure=True).load((FIXTURES / "rules" / f"{stem}.yaml").read_text("utf-8"))
+        for case in spec["cases"]:
+            yield pytest.param(spec["rule"], case, id=f"{stem}::{case['name']}")
+
+
+GOOD_CASES = [c for c in cases() if not c.values[1].get("expect")]
+
+
+@pytest.mark.parametrize("code,case", GOOD_CASES)
+def test_good_cases_stay_silent_at_every_version(code, case):
+    """A good case that names no version is good at all of them."""
+    options = {code: case["options"]} if "options" in case else None
+    for version in [str(case["protocol"])] if "protocol" in case else VERSIONS:
+        found = lint_text(case["doc"], case.get("format", "json"), select=[code], version=version, options=options)
+        assert found == [], (version, [(f.pointer, f.message) for f in found])
+
+
+@pytest.mark.parametrize("code,case", list(cases()))
+def test_entries_the_schema_rejects_draw_a_finding(code, case):
+    """Every prompt, resource or template of a case that the official schema rejects at the case's
+    version (or at every version, for a case that names none) draws a finding inside it."""
+    doc = classify(load_document(f"case.{case.get('format', 'json')}", case["doc"].encode("utf-8")))
+    for version in [str(case["protocol"])] if "protocol" in case else VERSIONS:
+        findings = lint_text(case["doc"], case.get("format", "json"), version=version)
+        for member, definition in DEFINITIONS.items():
+            for ptr, entry in doc.entries(member):
+                if validator(version, definition).is_valid(entry):
+                    continue
+                inside = [f for f in findings if f.pointer == str(ptr) or f.pointer.startswith(f"{ptr}/")]
+                assert inside, f"{ptr} is invalid at {version} but nothing is reported there"
+
+
+TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+META = st.dictionaries(st.sampled_from(["example.com/a", "b"]), st.integers(), max_size=2)
+ICONS = st.lists(st.fixed_dictionaries({"src": st.just("https://example.com/i.png")}), max_size=2)
+ANNOTATIONS = st.fixed_dictionaries({}, optional={
+    "audience": st.lists(st.sampled_from(["user", "assistant"]), max_size=2),
+    "priority": st.floats(0, 1),
+    "lastModified": st.just("2025-01-12T15:00:58Z"),
+})
+COMMON = {"description": TEXT, "title": TEXT, "_meta": META, "icons": ICONS}
+ARGUMENT = st.fixed_dictionaries({"name": TEXT}, optional={"description": TEXT, "title": TEXT,
+                                                            "required": st.booleans()})
+ENTRIES = {
+    "prompts": st.fixed_dictionaries({"name": TEXT}, optional={**COMMON, "arguments": st.lists(ARGUMENT, max_size=3)}),
+    "resources": st.fixed_dictionaries({"uri": st.sampled_from(["notes://a", "file:///x/y.md", "https://e.com/?q=1"]),
+                                        "name": TEXT},
+                                       optional={**COMMON, "mimeType": TEXT, "size": st.integers(0, 10**9),
+                                                 "annotations": ANNOTATIONS}),
+    "resourceTemplates": st.fixed_dictionaries({"uriTemplate": st.sampled_from(["notes://{id}", "file:///{+path}"]),
+                                                "name": TEXT},
+                                               optional={**COMMON, "mimeType": TEXT, "annotations": ANNOTATIONS}),
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(version=st.sampled_from(VERSIONS), member=st.sampled_from(sorted(ENTRIES)), data=st.data())
+def test_schema_valid_entries_draw_no_schema_finding(version, member, data):
+    """Whatever the official schema of a version accepts, MCP245, MCP248 and MCP249 accept too."""
+    entries = data.draw(st.lists(ENTRIES[member], min_size=1, max_size=3))
+    entries = [e for e in entries if validator(version, DEFINITIONS[member]).is_valid(e)]
+    if not entries:
+        return
+    findings = lint_text(json.dumps({member: entries}), select=SCHEMA_RULES, version=version)
+    assert findings == [], [(f.code, f.pointer, f.message) for f in findings]
