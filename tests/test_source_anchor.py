@@ -310,7 +310,8 @@ def test_hostile_tree_never_crashes(tmp_path: Path):
     os.symlink(tmp_path / "loop", tmp_path / "loop" / "again")
     index = SourceIndex.build([tmp_path], tmp_path)
     assert isinstance(index.locate("tools", "fine", ("description",), None), Anchor)
-    assert isinstance(index.locate("tools", "nothing", ("description",), "x y z"), Unplaced)
+    unplaced = index.locate("tools", "nothing", ("description",), "x y z")
+    assert isinstance(unplaced, Unplaced) and "deep.py was not parsed (" in unplaced.reason
     skipped = dict(index.skipped)
     assert skipped["huge.py"] == "larger than 2 MB"
     assert skipped["binary.py"] == "binary"

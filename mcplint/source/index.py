@@ -109,7 +109,13 @@ class SourceIndex:
         shown = ", ".join(f"{count} {suffix} file{'s' if count != 1 else ''}"
                           for suffix, count in counts.most_common(3)) or "no readable files"
         roots = ", ".join(self.tree.shown_roots) or "the repository"
-        return f"{SINGULAR.get(kind, kind)} {name} is not defined in {roots} (searched {shown})"
+        reason = f"{SINGULAR.get(kind, kind)} {name} is not defined in {roots} (searched {shown})"
+        unread = [(path, why) for path, why in self.tree.skipped if why.startswith("not parsed")]
+        if unread:  # the definition may be in a file that could not be read
+            path, why = unread[0]
+            more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
+            reason += f"; {path} was {why}{more}"
+        return reason
 
     def static_listing(self, python_version: tuple[int, int] | None = None) -> dict:
         """§5: {"tools": [...], "prompts": [...], "resources": [...], "resourceTemplates": [...]}
