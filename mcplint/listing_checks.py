@@ -88,7 +88,8 @@ def uri_template_problem(template: str) -> tuple[str, str] | None:
     for index, ch in enumerate(template):
         if ch == "{":
             if depth_start is not None:
-                return ERROR, f"opens a '{{' at character {index + 1} inside another expression; expressions do not nest"
+                return ERROR, (f"opens a '{{' at character {index + 1} inside another expression; "
+                               "expressions do not nest")
             depth_start = index
         elif ch == "}":
             if depth_start is None:

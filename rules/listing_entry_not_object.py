@@ -5,7 +5,7 @@ from mcplint.tool_fields import json_type
 
 
 class ListingEntryNotObject(Rule):
-    """A `prompts`, `resources` or `resourceTemplates` list is missing or not an array, or holds an entry that is not an object.
+    """A prompts, resources or resourceTemplates list is missing or not an array, or has an entry that is not an object.
 
     ## Why
     A prompts/list result carries `prompts`, an array of Prompt objects; resources/list

@@ -14,7 +14,8 @@ class PromptNameMissing(Rule):
 
     ## Bad
     ```json
-    {"prompts": [{"description": "Summarise a text in one paragraph.", "arguments": [{"name": "text", "required": true}]},
+    {"prompts": [{"description": "Summarise a text in one paragraph.",
+                  "arguments": [{"name": "text", "required": true}]},
                  {"name": "", "description": "Review a diff."}]}
     ```
 

@@ -22,7 +22,8 @@ class ResourceMimeTypeInvalid(Rule):
 
     ## Good
     ```json
-    {"resources": [{"uri": "file:///project/README.md", "name": "README.md", "mimeType": "text/markdown; charset=utf-8"},
+    {"resources": [{"uri": "file:///project/README.md", "name": "README.md",
+                    "mimeType": "text/markdown; charset=utf-8"},
                    {"uri": "ui://widget/chart.html", "name": "chart", "mimeType": "text/html;profile=mcp-app"}],
      "resourceTemplates": [{"uriTemplate": "photos://{id}", "name": "photo", "mimeType": "image/jpeg"}]}
     ```

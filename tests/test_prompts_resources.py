@@ -8,16 +8,20 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import lru_cache
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from ruamel.yaml import YAML
 
-from conftest import FIXTURES, ROOT, run_mcplint
+from conftest import FIXTURES, ROOT, run_mcplint, shared_path
 from mcplint import engine
-from mcplint.config import Config
 from mcplint.document.loader import load_document
 from mcplint.document.manifest import EXPECTED, classify
 from mcplint.document.pointer import Pointer
 from mcplint.testing import lint_text
+from mcplint.versions import VERSIONS
 
 PROMPT = {"name": "summarize", "description": "Summarise a text.", "arguments": [{"name": "text", "required": True}]}
 RESOURCE = {"uri": "notes://index", "name": "note_index", "mimeType": "text/plain"}
@@ -273,15 +277,6 @@ def test_audit_of_an_sdk_server_reports_its_planted_prompt_and_resource_problems
 
 
 # -- the official schemas as the oracle ---------------------------------------------------------
-
-from functools import lru_cache  # noqa: E402
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from ruamel.yaml import YAML  # noqa: E402
-
-from conftest import shared_path  # noqa: E402
-from mcplint.versions import VERSIONS  # noqa: E402
 
 OURS = ("prompt_name_style", "prompt_name_missing", "duplicate_prompt_name", "prompt_argument_name_style",
         "prompt_argument_name_invalid", "resource_field_missing", "resource_uri_invalid",
