@@ -162,6 +162,13 @@ def test_anchor(indexes, repo, kind, name, pointer, value, path, line, column, t
     assert anchor.how
 
 
+def test_paths_are_relative_to_the_root(indexes):
+    index = indexes["fastmcp-weather"]
+    assert index.root == REPOS / "fastmcp-weather"
+    anchor = index.locate("tools", "getAlerts", ("name",), None)
+    assert (index.root / anchor.path).is_file()
+
+
 def test_missing_field_says_where_it_landed(indexes):
     anchor = indexes["fastmcp-weather"].locate("tools", "getAlerts",
                                                ("inputSchema", "properties", "region", "description"), None)

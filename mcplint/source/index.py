@@ -13,6 +13,7 @@ of other languages is built only when a lookup needs it. Files that cannot be re
 
 from __future__ import annotations
 
+import os
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -25,8 +26,9 @@ _PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError, TokenizeE
 
 
 class SourceIndex:
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, root: Path | None = None) -> None:
         self.tree = tree
+        self.root = root  # anchors' paths are relative to it
         self._definitions: dict[tuple[str, str], list[Definition]] | None = None
         self._by_uri: dict[tuple[str, str], list[Definition]] = defaultdict(list)
         self._flavors: dict[str, str | None] = {}
@@ -34,7 +36,8 @@ class SourceIndex:
 
     @classmethod
     def build(cls, roots: list[Path], root: Path) -> SourceIndex:
-        return cls(walk([Path(r) for r in roots] or [Path(root)], Path(root)))
+        root = Path(os.path.abspath(root))
+        return cls(walk([Path(r) for r in roots] or [root], root), root)
 
     @property
     def skipped(self) -> list[tuple[str, str]]:
