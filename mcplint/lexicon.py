@@ -148,6 +148,10 @@ _MARKUP = re.compile(r"[\s#*_>`\"'“”‘’«»•·+=~|-]+")
 _TAG = re.compile(r"(?:\[[^\]\n]{1,40}\]|\([^)\n]{1,40}\)|(?P<label>[A-Za-z]+):(?=\s))\s*")
 _LABELS = {"note", "deprecated", "beta", "alpha", "experimental", "important", "warning",
            "caution", "new", "preview", "internal", "admin", "legacy", "info", "nb"}
+# A vendor tag or a feature name before the verb: "Notion | Retrieve a user", "Goal Seek: change
+# the cell ...", "GitHub - Create an issue". Up to four words, then ':', '|' or a spaced dash.
+_LABEL_PHRASE = re.compile(r"[^\W_][\w.&'’/+-]{0,24}(?: [^\W_][\w.&'’/+-]{0,24}){0,3}"
+                           r"\s*(?::|\s\||\s[-–—])\s+")
 _PLACEHOLDER = re.compile(r"\{\{?[^{}\n]*\}\}?|<[^<>\n]+>|\$\{?\w+\}?|%[sd]")
 _WORD_AT = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _FILLERS = {"also", "just", "then", "first"}
@@ -195,13 +199,16 @@ def _base_verb(word: str, extra: Iterable[str]) -> str | None:
     return imperative_of(word, extra) or verb_of_gerund(word, extra)
 
 
-def opening_problem(text: str, extra: Iterable[str] = ()) -> tuple[str, str, str | None] | None:
+def opening_problem(text: str, extra: Iterable[str] = (), *, labels: bool = True
+                    ) -> tuple[str, str, str | None] | None:
     """Why ``text`` (a tool description) does not open with an action verb, as
     ``(kind, what it opens with, suggested verb or None)``, or None when it does.
     Kinds: ``preamble`` ("This tool ..."), ``gerund`` ("Getting"), ``not-verb``.
     An imperative ("Get") and a third-person form ("Gets", "Fetches") are both
     action verbs. Leading markup, quotes, ``[TAG]``/``(tag)``, ``NOTE:``-style
-    labels, and adverbs ("Recursively search") are skipped. A template placeholder
+    labels, and adverbs ("Recursively search") are skipped, and so is a short label
+    followed by ':', '|' or a dash ("Notion | Retrieve", "Goal Seek: change") when a
+    verb, a gerund or a preamble follows it. A template placeholder
     at the start ("{verb} the record") is not judged, and neither is a text that
     does not read as English (see ``reads_as_english``): the lexicon is English."""
     rest = text
@@ -224,6 +231,13 @@ def opening_problem(text: str, extra: Iterable[str] = ()) -> tuple[str, str, str
     first = _WORD_AT.match(rest, 0, 200)  # (the first of the words below, when at the start)
     if first and is_verb(first.group(), extra):
         return None  # the common case, decided without finding the next words
+    label = _LABEL_PHRASE.match(rest, 0, 200) if labels else None
+    if label and label.end() < len(rest):
+        # Judge what follows the label (once: no label chains). After a label, a noun phrase is
+        # still reported by the text's own first word: "Weather alerts: a list" opens with "Weather".
+        after = opening_problem(rest[label.end():], extra, labels=False)
+        if after is None or after[0] != "not-verb":
+            return after
     if first and not _skippable(first.group()):
         words = [first.group()]  # nothing to skip: the first word is the one to judge
     else:

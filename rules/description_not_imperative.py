@@ -24,10 +24,11 @@ class DescriptionNotImperative(ToolRule):
 
     The first word is looked up in a curated lexicon of several hundred English verbs,
     in the imperative or the third person ("Fetch", "Fetches"); leading markup,
-    quotes, `[TAGS]`, labels such as `DEPRECATED:` and adverbs ("Recursively search
-    …") are skipped, and a description that opens with a template placeholder
-    (`{verb} the record`) is not judged. A verb missing from the lexicon can be added
-    with the `extra-verbs` option.
+    quotes, `[TAGS]`, labels such as `DEPRECATED:`, a vendor or feature label of up to
+    four words before `:`, `|` or a dash ("Notion | Retrieve a user", "Goal Seek: change
+    …") and adverbs ("Recursively search …") are skipped, and a description that opens
+    with a template placeholder (`{verb} the record`) is not judged. A verb missing
+    from the lexicon can be added with the `extra-verbs` option.
 
     The lexicon is English, so a description in another language is not judged. A
     description counts as English when most of its letters are Latin (Chinese,
@@ -57,7 +58,8 @@ class DescriptionNotImperative(ToolRule):
       {"name": "fetch_page", "description": "Fetches a web page and returns it as Markdown.", "inputSchema": {"type": "object"}},
       {"name": "wetter", "description": "Ruft die Wettervorhersage für eine Stadt ab.", "inputSchema": {"type": "object"}},
       {"name": "search_docs", "description": "Recursively search the documentation for a phrase.", "inputSchema": {"type": "object"}},
-      {"name": "read_file", "description": "DEPRECATED: Use read_text_file instead.", "inputSchema": {"type": "object"}}
+      {"name": "read_file", "description": "DEPRECATED: Use read_text_file instead.", "inputSchema": {"type": "object"}},
+      {"name": "get_user", "description": "Notion | Retrieve a user by ID.", "inputSchema": {"type": "object"}}
     ]}
     ```
     """
