@@ -12,7 +12,9 @@ class ParameterDescriptionMissing(Rule):
     short display label (SDKs often derive it from the name, e.g. "Repo Path" for
     `repo_path`), so by default it does not count. A parameter that is a `$ref`
     (alone or as the single member of `allOf`) may take its description from the
-    referenced definition. Parameters are the `inputSchema` properties, including
+    referenced definition, and one whose `anyOf` or `oneOf` branch carries a
+    description (directly or through a `$ref`) is described: the model reads the
+    parameter's whole schema. Parameters are the `inputSchema` properties, including
     nested ones under object parameters and array `items`.
 
     ## Bad
@@ -63,6 +65,13 @@ class ParameterDescriptionMissing(Rule):
         all_of = prop.get("allOf")
         if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
             candidates.append(all_of[0])
+        # A description in any anyOf/oneOf branch is in the parameter's own schema, where clients
+        # read it (notion: {anyOf: [{type: object, description: ...}, {type: string}]}). One branch
+        # is enough: the model sees the whole schema, not only the branch a value will match.
+        for key in ("anyOf", "oneOf"):
+            branches = prop.get(key)
+            if isinstance(branches, list):
+                candidates.extend(b for b in branches[:64] if isinstance(b, dict))
         for schema in list(candidates):
             target = local_target(root, schema.get("$ref"))
             if isinstance(target, dict):
