@@ -57,8 +57,9 @@ class ToolFailureProtocolError(TrafficRule):
         if code is None or is_transport_rejection(response, code):
             return
         session.assess(self)
-        if code in (-32601, -32602, -32603) or (code == URL_ELICITATION_REQUIRED and ctx.version == versions.V2025_11_25):
-            return  # -32603: the tools page lists "server errors" among the protocol errors
+        if code in (-32600, -32601, -32602, -32603) or (code == URL_ELICITATION_REQUIRED and ctx.version == versions.V2025_11_25):
+            return  # -32603: the tools page lists "server errors" among the protocol errors; -32600 claims
+            # a malformed request, a protocol error too (wrong for a well-formed call, but not a tool's failure)
         yield Violation(response.ptr / "error",
                         f"tool {exchange.tool_name!r} failed with JSON-RPC error {code}; report failures inside "
                         "a tool as a result with isError: true so the model sees what went wrong",

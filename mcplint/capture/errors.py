@@ -88,17 +88,17 @@ def error_code(error: dict) -> int | None:
     return code if is_int(code) else None
 
 
-TRANSPORT_CODES = frozenset({-32700, -32600, HEADER_MISMATCH, MISSING_CAPABILITY, UNSUPPORTED_VERSION})
+TRANSPORT_CODES = frozenset({-32700, HEADER_MISMATCH, MISSING_CAPABILITY, UNSUPPORTED_VERSION})
 ANSWER_CODES = frozenset({-32601, -32602, -32603})
 
 
 def is_transport_rejection(message, code: int | None) -> bool:
-    """The request was refused before it reached the method (parse, envelope, headers,
-    session, version): says nothing about how the server reports tool errors."""
-    if code in TRANSPORT_CODES:
-        return True
+    """Refused before the method (parse, envelope, headers, session, version): says nothing of how tool
+    errors are reported. -32600 only in an HTTP 4xx: over stdio or in a 2xx the method chose it."""
     status = message.record.status if message.record.http else None
-    return isinstance(status, int) and status >= 400 and code not in ANSWER_CODES
+    if code == -32600:  # (kubernetes answers an unknown tool with -32600 over stdio)
+        return isinstance(status, int) and status >= 400
+    return code in TRANSPORT_CODES or (isinstance(status, int) and status >= 400 and code not in ANSWER_CODES)
 
 
 # -- the standard code a failure calls for (checklist item 8) ----------------------------------
