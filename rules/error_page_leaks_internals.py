@@ -1,6 +1,11 @@
-from mcplint.capture.errors import ERROR_STATUSES, error_page, leak_in, page_kind, page_pointer
+import re
+from html import unescape
+
+from mcplint.capture.errors import ERROR_STATUSES, SCAN_LIMIT, error_page, leak_in, page_kind, page_pointer
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
+
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 class ErrorPageLeaksInternals(TrafficRule):
@@ -12,6 +17,8 @@ class ErrorPageLeaksInternals(TrafficRule):
     server's file layout. That text reaches logs, proxies and whoever probes the
     endpoint, and it tells an attacker where to look; it tells the user nothing they
     can act on. Turn off debug pages and answer with a short JSON-RPC error (MCP717).
+    An HTML page is read as it is shown: entities unescaped, `<br>` a line break
+    (Express's default page escapes a Node stack and joins its frames with `<br>`).
     Errors inside JSON-RPC messages are judged by MCP710.
 
     ## Bad
@@ -41,8 +48,15 @@ class ErrorPageLeaksInternals(TrafficRule):
         if body is None:
             return
         session.assess(self)
-        leak = leak_in(body)
+        kind = page_kind(record, body)
+        leak = leak_in(_as_text(body) if kind == "an HTML page" else body)
         if leak is not None:
             yield Violation(page_pointer(record),
-                            f"{page_kind(record, body)} sent with HTTP {record.status} shows {leak}; turn off "
+                            f"{kind} sent with HTTP {record.status} shows {leak}; turn off "
                             "debug error pages and answer with a short JSON-RPC error")
+
+
+def _as_text(page: str) -> str:
+    """An HTML page's text as a browser shows it, for the detectors: Express's default page
+    escapes a Node stack (`&lt;anonymous&gt;`) and joins its frames with `<br> &nbsp; &nbsp;`."""
+    return unescape(_BREAK.sub("\n", page[:SCAN_LIMIT])).replace("\xa0", " ")
