@@ -43,6 +43,12 @@ pure function, not an effect, and a few compounds are not effects either
 ``run``/``execute``/``exec`` count only with a code object next to them
 (``run_command``, ``shell_exec``), not ``run_tests`` or ``execute_query``.
 Qualifiers make the rest hypothetical (``can_delete``, ``preview_delete``).
+
+One exception to "the name first": SQL statements named in capitals as what the tool
+executes ("Execute an INSERT, UPDATE, or DELETE query", sqlite's ``write_query``) are
+effects of the description that a weaker name effect does not hide: DELETE, DROP and
+TRUNCATE destroy, INSERT, UPDATE and ALTER write. Only the first clause counts, and a
+negation or "read-only" in it cancels them; "Execute a SELECT query" reads.
 """
 
 from __future__ import annotations
@@ -148,14 +154,19 @@ class Intent:
 
 
 def tool_intent(name: Any, description: Any = None) -> Intent | None:
-    """The strongest side effect implied by the name, else by the description's leading verb."""
-    if isinstance(name, str):
-        found = _name_intent(name)
-        if found is not None:
-            return found
-    if isinstance(description, str):
-        return _description_intent(description)
-    return None
+    """The strongest side effect implied by the name, else by the description's leading verb;
+    SQL statements the description says the tool executes count over a weaker name effect."""
+    found = _name_intent(name) if isinstance(name, str) else None
+    if not isinstance(description, str):
+        return found
+    if found is None:
+        found = _description_intent(description)
+    sql = _sql_intent(description) if found is None or not found.destructive else None
+    return sql if sql is not None and (found is None or _stronger(sql, found)) else found
+
+
+def _stronger(one: Intent, other: Intent) -> bool:
+    return EFFECTS.index(one.effect) < EFFECTS.index(other.effect)
 
 
 def destructive_intent(name: Any, description: Any = None) -> str | None:
@@ -278,6 +289,35 @@ def _description_intent(description: str) -> Intent | None:
 
 
 _KNOWN = frozenset(_VERB_POSITION) | _EXEC_VERBS
+
+# SQL statements a tool says it executes: in capitals, as SQL is written ("an INSERT, UPDATE,
+# or DELETE query"); lower-case "update" or "delete" after "run" is too often English.
+_SQL_EFFECTS = {"DELETE": "destroy", "DROP": "destroy", "TRUNCATE": "destroy",
+                "INSERT": "write", "UPDATE": "write", "ALTER": "write"}
+_SQL_WORD = re.compile(r"\b(?:DELETE|DROP|TRUNCATE|INSERT|UPDATE|ALTER)\b")
+_SQL_OPENING = re.compile(r"\s*(?:[A-Za-z]+ly\s+)?(?:execute|exec|run|perform|issue)s?\b", re.I)
+_SQL_CLAUSE = re.compile(r"[^.;:!?\n]{0,160}")  # the first clause: later sentences are not what it does
+_SQL_NEGATION = re.compile(r"\b(?:no|not|never|without|except|excluding|only|read-?only|rejected|refused|"
+                           r"blocked|forbidden|disallowed|prohibited)\b|n't\b", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _sql_intent(description: str) -> Intent | None:
+    """"Execute an INSERT, UPDATE, or DELETE query": the strongest statement executed."""
+    if not _SQL_WORD.search(description, 0, 400):
+        return None  # almost every description
+    prefix = _DESC_PREFIX.match(description)
+    opening = _SQL_OPENING.match(description, prefix.end() if prefix else 0)
+    if opening is None:
+        return None
+    clause = _SQL_CLAUSE.match(description, opening.end()).group()
+    if _SQL_NEGATION.search(clause):
+        return None
+    words = _SQL_WORD.findall(clause)
+    if not words:
+        return None
+    word = min(words, key=lambda w: EFFECTS.index(_SQL_EFFECTS[w]))
+    return Intent(word.lower(), _SQL_EFFECTS[word], "description")
 
 
 def _base_form(word: str) -> str:

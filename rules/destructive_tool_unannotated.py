@@ -16,7 +16,8 @@ class DestructiveToolUnannotated(ToolRule):
     the decision was made. Annotations exist from protocol 2025-03-26 on.
 
     Reported when the tool's name (or, failing that, its description's leading verb)
-    implies destroying, paying or executing (see `mcplint.risk`), and its
+    implies destroying, paying or executing, or its description says it executes SQL
+    `DELETE`, `DROP` or `TRUNCATE` statements (see `mcplint.risk`), and its
     annotations, if any, set neither `readOnlyHint` nor `destructiveHint`.
 
     ## Bad
