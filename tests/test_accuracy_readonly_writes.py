@@ -89,7 +89,9 @@ def test_a_tool_mcp410_flags_is_reported_once():
 
 
 def test_bundled_fixtures_stay_silent():
-    proc = _mcplint("check", str(FIXTURES), "--select", "MCP414", "--format", "json")
+    # fixtures/real-servers holds true MCP414 findings of published servers, judged by test_real_servers.py.
+    paths = [str(p) for p in sorted(FIXTURES.iterdir()) if p.name != "real-servers"]
+    proc = _mcplint("check", *paths, "--select", "MCP414", "--format", "json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["summary"]["by_rule"].get("MCP414", 0) == 0
 

@@ -64,20 +64,14 @@ def test_recordings_are_small_and_scrubbed(path):
 
 
 # Findings judged false alarms in REVIEW.md: (rule, server folder, pointer pattern). Each must vanish
-# once the rule is fixed; strict xfail makes the fix flip the test to a pass.
+# once the rule is fixed; strict xfail marks those not fixed yet, so the fix flips the test to a pass.
 FALSE_ALARMS = [
-    pytest.param("MCP211", "notion", r"/tools/\d+/description$",
-                 marks=pytest.mark.xfail(strict=True, reason="'Notion | Retrieve a user': a vendor label before "
-                                         "the verb, like the 'DEPRECATED:' labels the rule already skips"),
-                 id="MCP211-vendor-label"),
-    pytest.param("MCP211", "excel", r"/tools/24/description$",
-                 marks=pytest.mark.xfail(strict=True, reason="'Goal Seek: change the constant ...': a feature-name "
-                                         "label (two words) before the imperative"),
-                 id="MCP211-feature-label"),
-    pytest.param("MCP311", "notion", r"/inputSchema/properties/[^/]+$",
-                 marks=pytest.mark.xfail(strict=True, reason="the parameter is described inside its anyOf "
-                                         "branch ({anyOf: [{type: object, description: ...}, {type: string}]})"),
-                 id="MCP311-described-in-anyOf"),
+    # 'Notion | Retrieve a user': a vendor label before the verb, like the 'DEPRECATED:' labels.
+    pytest.param("MCP211", "notion", r"/tools/\d+/description$", id="MCP211-vendor-label"),
+    # 'Goal Seek: change the constant ...': a feature-name label (two words) before the imperative.
+    pytest.param("MCP211", "excel", r"/tools/24/description$", id="MCP211-feature-label"),
+    # Described inside its anyOf branch ({anyOf: [{type: object, description: ...}, {type: string}]}).
+    pytest.param("MCP311", "notion", r"/inputSchema/properties/[^/]+$", id="MCP311-described-in-anyOf"),
     pytest.param("MCP221", "tavily", r"/properties/search_depth/description$",
                  marks=pytest.mark.xfail(strict=True, reason="'ultra-fast' is the quoted name of one of the "
                                          "parameter's enum values, not marketing"),
