@@ -23,15 +23,27 @@ def style_hint(name: str, style: str, dotted: bool) -> str | None:
         segments = name.split(".")
         if all(matches_style(segment, style) for segment in segments):
             return None
-        suggestion = ".".join(to_style(segment, style) for segment in segments)
+        suggestion = ".".join(_restyled(segment, style) for segment in segments)
         good = all(matches_style(segment, style) for segment in suggestion.split("."))
     else:
         bare = name.lstrip("_")
         if not bare or matches_style(bare, style):
             return None
-        suggestion = name[: len(name) - len(bare)] + to_style(bare, style)
-        good = matches_style(to_style(bare, style), style)
+        suggestion = name[: len(name) - len(bare)] + _restyled(bare, style)
+        good = matches_style(_restyled(bare, style), style)
     return f"rename it to '{suggestion}'" if good else f"rename it in {style}"
+
+
+_SEPARATORS = {"snake_case": ("-", "_"), "kebab-case": ("_", "-")}
+
+
+def _restyled(identifier: str, style: str) -> str:
+    """``identifier`` in ``style``: by swapping its separators when that is enough (k8s-diagnose ->
+    k8s_diagnose, where splitting into words would give k8_s_diagnose), else word by word."""
+    swap = _SEPARATORS.get(style)
+    if swap is not None and matches_style(identifier.replace(*swap), style):
+        return identifier.replace(*swap)
+    return to_style(identifier, style)
 
 
 # -- URIs (RFC 3986) -------------------------------------------------------------------------

@@ -271,7 +271,6 @@ def test_audit_of_an_sdk_server_reports_its_planted_prompt_and_resource_problems
     report = json.loads(proc.stdout)
     found = {(f["rule"], f["pointer"].split("/result/", 1)[-1]) for f in report["findings"] if f["rule"] != "MCP705"}
     assert found == PLANTED  # nothing else: the conforming prompt, resources and template stay silent
-    assert all(f["line"] >= 1 and f["column"] >= 1 for f in report["findings"])
     if version:
         assert report["summary"]["audit"]["protocol_version"] == version
 
