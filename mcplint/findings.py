@@ -60,6 +60,26 @@ class Finding:
         return (self.path, self.span.line, self.span.column, self.code, self.pointer)
 
 
+# A finding about something that is not a file (a live server's listing or traffic) has a
+# pseudo-location such as ``audit:weather#message-24``: a name, no line and column.
+NOWHERE = Span(0, 0, 0, 0)
+
+
+def is_pseudo(span: Span) -> bool:
+    return span.line == 0
+
+
+def located(path: str, span: Span) -> str:
+    """``path:line:column``, or the pseudo-location's name alone."""
+    return path if span.line == 0 else f"{path}:{span.line}:{span.column}"
+
+
+def anchor_of(path: str, anchors: dict) -> tuple[str, int] | None:
+    """The config file line that declares the server a pseudo-location names, if known
+    (``anchors``: ``server:weather`` / ``audit:weather`` -> (config path, line))."""
+    return anchors.get(path.split("#", 1)[0]) if anchors else None
+
+
 def excerpt(value: str, limit: int = MAX_QUOTE) -> str:
     """A name or value as a report shows it: whole when short, else its start and its length."""
     if len(value) <= limit:

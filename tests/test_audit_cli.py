@@ -198,7 +198,8 @@ def test_refused_credentials_are_recorded_redacted_and_the_session_is_linted(tmp
     assert [s["headers"]["Authorization"] for s in seen] == ["Bearer t0ps3cret"] * 2  # discover, initialize
     report = json.loads(proc.stdout)
     assert report["summary"]["audit"]["target"] == url
-    assert all(f["path"] == url for f in report["findings"])
+    # with --record, findings are located in the transcript (a file a person can open)
+    assert report["findings"] and all(f["path"] == str(record) and f["line"] >= 1 for f in report["findings"])
 
 
 # --- the HTTP transport: SSE bodies in pieces ---------------------------------------------------------------
@@ -309,6 +310,9 @@ def _uris(log: dict) -> set[str]:
 
 
 def test_sarif_names_the_url():
+    """Without --record, a finding is located at a pseudo-location naming the message,
+    audit:<host/path>#message-<n>: a scheme-less relative URI that GitHub accepts (an
+    http: URI makes it reject the whole upload), with the name as a logical location."""
     def respond(handler, body):
         send(handler, 401, b"", {"Content-Type": "text/plain"})  # no challenge: a finding
 
@@ -316,7 +320,13 @@ def test_sarif_names_the_url():
         proc = run_mcplint("audit", url, "--format", "sarif")
     assert proc.returncode == 1, proc.stderr.decode()
     log = _valid_sarif(proc.stdout.decode())
-    assert _uris(log) == {url}
+    name = url.split("://", 1)[1].rstrip("/")
+    uris = _uris(log)
+    assert uris and all(u.startswith(quote(f"audit:{name}#message-", safe="/")) for u in uris), uris
+    for result in log["runs"][0]["results"]:
+        location = result["locations"][0]
+        assert "region" not in location["physicalLocation"]
+        assert location["logicalLocations"][0]["fullyQualifiedName"].startswith(f"audit:{name}#message-")
 
 
 def test_sarif_names_the_command(tmp_path):
@@ -329,8 +339,10 @@ def test_sarif_names_the_command(tmp_path):
     proc = run_mcplint("audit", "--format", "json", "--sarif-output", str(sarif), "--", sys.executable, str(server))
     assert proc.returncode == 1, proc.stderr.decode()
     log = _valid_sarif(sarif.read_text())
-    assert _uris(log) == {"mcp-server:" + quote(f"{sys.executable} {server}", safe="/")}
-    assert {f["path"] for f in json.loads(proc.stdout)["findings"]} == {f"{sys.executable} {server}"}
+    findings = json.loads(proc.stdout)["findings"]
+    assert findings and all(f["path"].startswith("audit:wrong_error_codes#message-") for f in findings)
+    assert all(f["line"] is None and f["column"] is None for f in findings)  # nothing to open: no position
+    assert _uris(log) == {quote(f["path"], safe="/") for f in findings}
 
 
 # --- no process outlives the audit ---------------------------------------------------------------------------

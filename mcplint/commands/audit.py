@@ -11,10 +11,8 @@ then the one-line error follows and the exit code is 2.
 
 from __future__ import annotations
 
-import dataclasses
 import shlex
 import shutil
-import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -22,7 +20,6 @@ from pathlib import Path
 from mcplint import __version__, config as config_module, discovery, engine, reporters
 from mcplint.audit import options as audit_options
 from mcplint.audit import reasons, runner
-from mcplint.audit.recorder import Recorder, secret_values
 from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
@@ -77,10 +74,11 @@ def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_p
         except AuditFailed as failed:
             if failed.audit is not None and failed.server_lines:  # never lose the report: findings so far
                 failed.audit.stopped = str(failed)
-                _report(failed.audit, label, url, record_path, plan, cfg, fmt, output, fail_on, sarif_output,
-                        partial=True)
+                _report(failed.audit, label, url, argv, record_path, record is not None, plan, cfg, fmt, output,
+                        fail_on, sarif_output, partial=True)
             raise MCPLintError(str(failed)) from None
-        return _report(audit, label, url, record_path, plan, cfg, fmt, output, fail_on, sarif_output)
+        return _report(audit, label, url, argv, record_path, record is not None, plan, cfg, fmt, output, fail_on,
+                       sarif_output)
     finally:
         if temp_dir is not None:
             shutil.rmtree(temp_dir, ignore_errors=True)
@@ -106,58 +104,50 @@ def _split_names(values) -> list[str]:
 
 
 def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path: Path, verbose: bool):
-    from mcplint.audit.http import HttpClient
-    from mcplint.audit.session import HttpSession
-    from mcplint.audit.stdio_session import StdioSession
-    from mcplint.audit.stdio import StdioProcess
+    from mcplint.servers.drive import DriveFailed, drive
 
     log = (lambda line: print(f"mcplint: audit: {line}", file=sys.stderr)) if verbose else (lambda line: None)
     try:
-        handle = open(record_path, "w", encoding="utf-8")
-    except OSError as err:
-        raise MCPLintError(f"--record {record_path}: cannot write: {err.strerror or err}") from None
-    previous = signal.getsignal(signal.SIGTERM)
-    signal.signal(signal.SIGTERM, _interrupt)  # so `finally` stops the server on a kill too
-    session = audit = None
-    recorder = Recorder(handle, user_headers, secret_values(user_headers, server_env))
-    try:
-        if url is not None:
-            client = HttpClient(url, user_headers, recorder, f"mcplint/{__version__}")
-            session = HttpSession(client, recorder, settings.timeout)
-        else:
-            process = StdioProcess(argv, server_env, cwd)
-            session = StdioSession(process, recorder, settings.timeout, label)
-        audit = runner.Audit(session, settings, log)
-        runner.run(audit)
-    except MCPLintError as err:  # a server's words may carry a credential it was given
-        raise AuditFailed(recorder.redact_text(str(err)), audit, recorder.server_lines) from None
-    finally:
-        if session is not None:
-            session.close()
-        handle.close()
-        signal.signal(signal.SIGTERM, previous)
+        audit = drive(url=url, argv=argv, label=label, env=server_env, cwd=cwd, headers=user_headers,
+                      settings=settings, record_path=record_path, log=log, steps=runner.run)
+    except DriveFailed as failed:
+        raise AuditFailed(str(failed), failed.audit, failed.server_lines) from None
     for note in audit.notes:
-        print(f"mcplint: audit: {recorder.redact_text(note)}", file=sys.stderr)
+        print(f"mcplint: audit: {note}", file=sys.stderr)
     return audit
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
+def audit_name(url: str | None, argv: list[str]) -> str:
+    """What reports call a server audited from the command line: ``audit:<name>#message-<n>``.
+    The URL's host and path, or the script, package or program that the command starts."""
+    if url is not None:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        return (parts.netloc + parts.path.rstrip("/")) or url
+    words = [a for a in argv[1:] if not a.startswith("-")] or argv[:1]
+    last = words[-1].replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    for suffix in (".py", ".js", ".mjs", ".cjs", ".ts"):
+        last = last.removesuffix(suffix)
+    return last.split("@")[0] or Path(argv[0]).name
 
 
-def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_on, sarif_output,
-            partial: bool = False) -> int:
+def _report(audit, label, url, argv, record_path: Path, recorded: bool, plan, cfg, fmt, output, fail_on,
+            sarif_output, partial: bool = False) -> int:
     """Lint the transcript and write the report; ``partial``: of a failed audit, whose own
     error is the one line on stderr (the linter's complaints about a cut transcript are not)."""
     result = engine.run([discovery.Target(str(record_path), True)], plan)
     shown = discovery.display_path(str(record_path))
-    result.findings = [dataclasses.replace(f, path=label) if f.path == shown else f for f in result.findings]
-    result.findings.sort(key=lambda f: f.sort_key)
-    if shown in result.sources:
-        result.sources[label] = result.sources.pop(shown)
+    if not recorded:  # no file to open: each finding names its message, audit:<name>#message-<n>
+        from mcplint.servers.relocate import traffic_finding
+
+        name = audit_name(url, argv)
+        result.findings = [traffic_finding(f, name) if f.path == shown else f for f in result.findings]
+        result.findings.sort(key=lambda f: f.sort_key)
+        result.sources.pop(shown, None)
     for report in result.files:
         if report.path == shown:
-            report.path = label
+            report.path = shown if recorded else f"audit:{name}"
             reasons.explain(audit, report)  # the audit's own reasons for what it could not assess
     result.errors = [e.replace(shown, label) for e in result.errors]
     for message in result.errors if not partial else ():
@@ -177,13 +167,13 @@ def _report(audit, label, url, record_path: Path, plan, cfg, fmt, output, fail_o
         # GitHub must say so instead of showing a clean run
         failures=(ReadFailure(label, f"{label}: {audit.stopped}"),) if partial and audit.stopped else (),
     )
-    text = _render(fmt, result.findings, ctx, label, url)
+    text = reporters.render(fmt, result.findings, ctx)
     if partial and fmt == "rich":  # machine formats carry it in summary.audit.stopped
         text += ("\nThe audit stopped early (the error follows on stderr): this report covers only what the "
                  "server did before.\n")
     write_report(text, output)
     if sarif_output is not None:
-        write_report(text if fmt == "sarif" else _render("sarif", result.findings, ctx, label, url), sarif_output)
+        write_report(text if fmt == "sarif" else reporters.render("sarif", result.findings, ctx), sarif_output)
     if result.errors:
         return EXIT_ERROR
     threshold = fail_on or cfg.fail_on
@@ -212,31 +202,3 @@ def _audit_summary(audit, label: str, url: str | None) -> dict:
         "probes": [r.as_dict() for r in audit.results],
         "tools_not_called": audit.plan.skipped(),
     }
-
-
-def _render(fmt: str, findings, ctx, label: str, url: str | None) -> str:
-    text = reporters.render(fmt, findings, ctx)
-    if fmt != "sarif":
-        return text
-    return _sarif_locations(text, label, url)
-
-
-def _sarif_locations(text: str, label: str, url: str | None) -> str:
-    """SARIF artifact URIs for a live target: the URL itself, or an ``mcp-server:`` URI
-    naming the command (the report path is not a file in the repository)."""
-    import json
-    from urllib.parse import quote
-
-    from mcplint.reporters.sarif import artifact_uri
-    from mcplint.text_safety import json_text
-
-    wrong = artifact_uri(label)
-    right = url if url is not None else "mcp-server:" + quote(label, safe="/")
-    log = json.loads(text)
-    for run in log.get("runs", []):
-        for result in run.get("results", []):
-            for location in [*result.get("locations", []), *result.get("relatedLocations", [])]:
-                artifact = location.get("physicalLocation", {}).get("artifactLocation", {})
-                if artifact.get("uri") == wrong:
-                    artifact["uri"] = right
-    return json_text(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"

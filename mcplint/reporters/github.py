@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from mcplint.findings import anchor_of
 from mcplint.summary import nothing_read
 from mcplint.text_safety import printable
 
@@ -30,14 +31,20 @@ def escape_property(value: str) -> str:
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotation(finding) -> str:
+def annotation(finding, anchors=None) -> str:
     span = finding.span
-    props = [("file", finding.path), ("line", span.line), ("endLine", span.end_line)]
-    if span.line == span.end_line:  # GitHub only honours columns on single-line annotations
-        props += [("col", span.column), ("endColumn", span.end_column)]
+    message = finding.message
+    if span.line == 0:  # a live server's listing or traffic: on the config entry that declares it, if known
+        anchor = anchor_of(finding.path, anchors)
+        props = [("file", anchor[0]), ("line", anchor[1])] if anchor else []
+        message = f"{finding.path}: {message}"
+    else:
+        props = [("file", finding.path), ("line", span.line), ("endLine", span.end_line)]
+        if span.line == span.end_line:  # GitHub only honours columns on single-line annotations
+            props += [("col", span.column), ("endColumn", span.end_column)]
     props.append(("title", f"{finding.code} {finding.name}"))
     rendered = ",".join(f"{key}={escape_property(str(value))}" for key, value in props)
-    return f"::{COMMAND[finding.severity.value]} {rendered}::{escape_data(finding.message)}"
+    return f"::{COMMAND[finding.severity.value]} {rendered}::{escape_data(message)}"
 
 
 def render(findings, ctx) -> str:
@@ -47,7 +54,7 @@ def render(findings, ctx) -> str:
         by_file.setdefault(finding.path, []).append(finding)
     for path, group in by_file.items():
         lines.append(f"::group::{escape_data(path)}")
-        lines.extend(annotation(f) for f in group)
+        lines.extend(annotation(f, ctx.extra.get("anchors")) for f in group)
         lines.append("::endgroup::")
     lines.extend(failure_annotation(failure) for failure in ctx.failures)
     lines.append(_summary_line(findings, ctx.summary or {}))

@@ -17,10 +17,20 @@ from __future__ import annotations
 import hashlib
 import json
 
+from mcplint.findings import anchor_of
 from mcplint.text_safety import json_text
 
 SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 INPUT_ERROR = "mcplint-input-error"
+
+
+def _location(finding, anchors) -> dict:
+    """GitLab needs a path and a line: a pseudo-location (a live server) goes on the config
+    entry that declares the server when known (its name stays in the description)."""
+    if finding.span.line:
+        return {"path": finding.path, "lines": {"begin": finding.span.line}}
+    anchor = anchor_of(finding.path, anchors)
+    return {"path": anchor[0], "lines": {"begin": anchor[1]}} if anchor else {"path": finding.path, "lines": {"begin": 1}}
 
 
 def render(findings, ctx) -> str:
@@ -31,11 +41,12 @@ def render(findings, ctx) -> str:
         repeat = seen.get(base, 0)
         seen[base] = repeat + 1
         issues.append({
-            "description": f"{finding.code} {finding.name}: {finding.message}",
+            "description": f"{finding.code} {finding.name}: "
+                           + (f"{finding.path}: " if not finding.span.line else "") + finding.message,
             "check_name": finding.code,
             "fingerprint": base if not repeat else _digest(base, str(repeat)),
             "severity": SEVERITY[finding.severity.value],
-            "location": {"path": finding.path, "lines": {"begin": finding.span.line}},
+            "location": _location(finding, ctx.extra.get("anchors")),
         })
     for failure in ctx.failures:
         issues.append({

@@ -12,6 +12,13 @@ import json
 from mcplint.text_safety import json_text
 
 
+def _position(span) -> dict:
+    """Line and column; null for a pseudo-location (a live server's listing or traffic)."""
+    if span.line == 0:
+        return {"line": None, "column": None, "end_line": None, "end_column": None}
+    return {"line": span.line, "column": span.column, "end_line": span.end_line, "end_column": span.end_column}
+
+
 def finding_dict(f) -> dict:
     return {
         "rule": f.code,
@@ -20,16 +27,12 @@ def finding_dict(f) -> dict:
         "severity": f.severity.value,
         "message": f.message,
         "path": f.path,
-        "line": f.span.line,
-        "column": f.span.column,
-        "end_line": f.span.end_line,
-        "end_column": f.span.end_column,
+        **_position(f.span),
         "pointer": f.pointer,
         "tool": f.tool,
         "fingerprint": f.fingerprint,
         "related": [
-            {"message": r.message, "pointer": r.pointer, "line": r.span.line, "column": r.span.column,
-             "end_line": r.span.end_line, "end_column": r.span.end_column}
+            {"message": r.message, "pointer": r.pointer, **_position(r.span)}
             for r in f.related
         ],
     }

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import escape, quoteattr
 
+from mcplint.findings import located
 from mcplint.text_safety import BIDI
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -64,16 +65,17 @@ def render(findings, ctx) -> str:
 
 def _testcase(finding) -> list[str]:
     span = finding.span
-    where = f"{finding.path}:{span.line}:{span.column}"
-    name = f"{finding.code} {finding.name} at {span.line}:{span.column} {finding.pointer or '/'}"
+    where = located(finding.path, span)
+    at = f"{span.line}:{span.column}" if span.line else finding.path
+    name = f"{finding.code} {finding.name} at {at} {finding.pointer or '/'}"
     body = [f"{finding.severity.value}: {where}: {finding.code} {finding.name}: {finding.message}",
             f"pointer: {finding.pointer or '/'}"]
     if finding.tool is not None:
         body.append(f"tool: {finding.tool}")
-    body.extend(f"{r.message}: {finding.path}:{r.span.line}:{r.span.column} ({r.pointer})" for r in finding.related)
+    body.extend(f"{r.message}: {located(finding.path, r.span)} ({r.pointer})" for r in finding.related)
     return [
         f"    <testcase classname={_attr(finding.path)} name={_attr(name)}"
-        f" file={_attr(finding.path)} line=\"{span.line}\">",
+        f" file={_attr(finding.path)}" + (f" line=\"{span.line}\"" if span.line else "") + ">",
         f"      <failure type={_attr(finding.code)} message={_attr(finding.message)}>"
         f"{chr(10).join(_text(line) for line in body)}</failure>",  # only our own line breaks are raw
         "    </testcase>",

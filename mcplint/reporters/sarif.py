@@ -16,6 +16,7 @@ import re
 from urllib.parse import quote
 
 from mcplint import docs
+from mcplint.findings import anchor_of
 from mcplint.text_safety import json_text
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -56,7 +57,7 @@ def sarif_log(findings, ctx) -> dict:
         "tool": {"driver": driver},
         "automationDetails": {"id": "mcplint/"},
         "columnKind": "unicodeCodePoints",
-        "results": [result(f, index[f.code]) for f in findings],
+        "results": [result(f, index[f.code], ctx.extra.get("anchors")) for f in findings],
     }
     if ctx.failures:
         run["invocations"] = [{
@@ -132,9 +133,9 @@ def _bare_descriptor(finding) -> dict:
     }
 
 
-def result(finding, rule_index: int) -> dict:
+def result(finding, rule_index: int, anchors=None) -> dict:
     location = {
-        "physicalLocation": _physical(finding.path, finding.span),
+        "physicalLocation": _physical(finding.path, finding.span, anchors),
         "logicalLocations": _logical(finding),
     }
     entry = {
@@ -148,7 +149,7 @@ def result(finding, rule_index: int) -> dict:
         entry["relatedLocations"] = [
             {
                 "id": number,
-                "physicalLocation": _physical(finding.path, related.span),
+                "physicalLocation": _physical(finding.path, related.span, anchors),
                 "logicalLocations": [{"fullyQualifiedName": related.pointer, "kind": _kind(related.pointer)}],
                 "message": {"text": related.message},
             }
@@ -163,7 +164,14 @@ def result(finding, rule_index: int) -> dict:
     return entry
 
 
-def _physical(path: str, span) -> dict:
+def _physical(path: str, span, anchors=None) -> dict:
+    if span.line == 0:  # a live server's listing or traffic (``audit:weather#message-24``)
+        # GitHub rejects URIs with a scheme other than file: the config entry that declares the
+        # server when known, else a scheme-less relative name (accepted, shown without source).
+        anchor = anchor_of(path, anchors)
+        if anchor is not None:
+            return {"artifactLocation": {"uri": artifact_uri(anchor[0])}, "region": {"startLine": anchor[1]}}
+        return {"artifactLocation": {"uri": artifact_uri(path)}}
     return {
         "artifactLocation": {"uri": artifact_uri(path)},
         "region": {
@@ -177,6 +185,8 @@ def _physical(path: str, span) -> dict:
 
 def _logical(finding) -> list[dict]:
     found = [{"fullyQualifiedName": finding.pointer, "kind": _kind(finding.pointer)}]
+    if finding.span.line == 0:
+        found.insert(0, {"fullyQualifiedName": finding.path, "kind": "module"})
     if finding.tool is not None:
         found.append({"name": finding.tool, "fullyQualifiedName": f"tools/{finding.tool}", "kind": "function"})
     return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from mcplint.findings import located
 from mcplint.summary import nothing_read, plural, scope_text
 from mcplint.text_safety import printable
 
@@ -72,7 +73,7 @@ def _findings(findings) -> list[str]:
     rows = ["### Findings", "", "| | Rule | Location | Message |", "| --- | --- | --- | --- |"]
     for f in findings[:MAX_ROWS]:
         message = f.message if len(f.message) <= MAX_MESSAGE else f.message[: MAX_MESSAGE - 1] + "…"
-        where = f"{f.path}:{f.span.line}:{f.span.column}"
+        where = located(f.path, f.span)
         rows.append(f"| {ICON[f.severity.value]} | `{f.code}` {md(f.name)} | {md(where)} | {md(message)} |")
     if len(findings) > MAX_ROWS:
         more = len(findings) - MAX_ROWS

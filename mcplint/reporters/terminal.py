@@ -29,6 +29,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from mcplint.findings import located
 from mcplint.summary import nothing_read, plural, scope_text
 from mcplint.text_safety import UNSAFE, printable, shown as _escape_char
 
@@ -115,14 +116,14 @@ def _diagnostic(finding, lines: list[str] | None, width: int) -> list[Segments]:
     level = finding.severity.value
     span = finding.span
     rows = [[
-        (f"{safe(finding.path)}:{span.line}:{span.column}:", "bold"),
+        (f"{safe(located(finding.path, span))}:", "bold"),
         (" ", None),
         (level, SEVERITY_STYLE[level]),
         (f"[{finding.code} {finding.name}]", "bold"),
         (" ", None),
         (safe(finding.message), None),
     ]]
-    frame = _frame(lines, span, width) if lines is not None else None
+    frame = _frame(lines, span, width) if lines is not None and span.line else None
     gutter = len(str(frame[0])) if frame else 2
     blank = " " * gutter + " |"
     if frame:
@@ -151,7 +152,7 @@ def _diagnostic(finding, lines: list[str] | None, width: int) -> list[Segments]:
         rows.append([
             *note,
             (f"{safe(related.message)}: ", "bold"),
-            (f"{safe(finding.path)}:{related.span.line}:{related.span.column}", None),
+            (safe(located(finding.path, related.span)), None),
             (f" ({_pointer(related.pointer)})", "dim"),
         ])
     return rows

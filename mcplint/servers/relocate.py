@@ -13,11 +13,9 @@ import dataclasses
 from typing import Any
 
 from mcplint.document.pointer import Pointer
-from mcplint.document.span import Span
-from mcplint.findings import Finding, Related
+from mcplint.findings import NOWHERE, Finding, Related
 
 LISTING_KEYS = ("tools", "prompts", "resources", "resourceTemplates")
-NOWHERE = Span(0, 0, 0, 0)  # a pseudo-location: reports print its name alone
 ENTRY_WORD = {"tools": "tool", "prompts": "prompt", "resources": "resource", "resourceTemplates": "resource template"}
 
 
@@ -27,10 +25,6 @@ def listing_name(server: str) -> str:
 
 def traffic_name(server: str, line: int) -> str:
     return f"audit:{server}#message-{line}"
-
-
-def is_pseudo(path: str) -> bool:
-    return path.startswith(("server:", "audit:"))
 
 
 class Placer:
