@@ -37,9 +37,11 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
             entry["notes"] = notes[item]
         checklist.append(entry)
     captures = [f for f in files if getattr(f, "is_capture", False)]
+    servers = [f for f in files if getattr(f, "shape", None) == "server"]  # a configured server's listing
     return {
-        "files": len(files) - len(captures),
+        "files": len(files) - len(captures) - len(servers),
         "captures": len(captures),
+        "servers": len(servers),
         "tools": sum(f.tools for f in files),
         "skipped": len(skipped),
         "errors": len(errors),
@@ -53,7 +55,7 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
 
 def nothing_read(summary: dict) -> bool:
     """Every input failed: the report must not look like a clean run."""
-    return bool(summary.get("errors")) and not summary.get("files") and not summary.get("captures")
+    return bool(summary.get("errors")) and not any(summary.get(k) for k in ("files", "captures", "servers"))
 
 
 @dataclass(frozen=True)
@@ -103,10 +105,12 @@ def plural(count: int, noun: str) -> str:
 def scope_text(summary: dict) -> tuple[str, str]:
     """("N manifests (T tools)", ", protocol version V, ...") for report headlines."""
     parts = []
-    if summary.get("files", 0) or not summary.get("captures"):
+    if summary.get("files", 0) or not (summary.get("captures") or summary.get("servers")):
         parts.append(plural(summary.get("files", 0), "manifest"))
     if summary.get("captures"):
         parts.append(plural(summary["captures"], "capture"))
+    if summary.get("servers"):
+        parts.append(plural(summary["servers"], "server"))
     scope = f"{' and '.join(parts)} ({plural(summary.get('tools', 0), 'tool')})"
     tail = []
     if summary.get("protocol_versions"):

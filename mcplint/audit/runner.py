@@ -57,6 +57,7 @@ class Audit:
     capabilities: dict = field(default_factory=dict)
     server_info: dict | None = None
     tools: list[dict] = field(default_factory=list)
+    listed: dict[str, list] = field(default_factory=dict)  # every page of tools, prompts, resources, templates
     plan: CallPlan = field(default_factory=CallPlan)
     results: list[ProbeResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # things the user should know (stderr)
@@ -229,18 +230,21 @@ def _prefix(audit: Audit) -> str:
 # -- listings -------------------------------------------------------------------------------
 def enumerate_all(audit: Audit) -> None:
     caps = audit.capabilities
+    listed = audit.listed
     if "tools" in caps:
-        audit.tools = [t for t in list_all(audit, "tools/list", "tools") if isinstance(t, dict)]
+        listed["tools"] = list_all(audit, "tools/list", "tools")
+        audit.tools = [t for t in listed["tools"] if isinstance(t, dict)]
         audit.ran("tools/list", f"{len(audit.tools)} tool(s)")
     else:
         audit.skipped("tools/list", "the server does not advertise the tools capability")
     if "prompts" in caps:
-        found = list_all(audit, "prompts/list", "prompts")
-        audit.log(f"prompts/list: {len(found)} prompt(s)")
+        listed["prompts"] = list_all(audit, "prompts/list", "prompts")
+        audit.log(f"prompts/list: {len(listed['prompts'])} prompt(s)")
     if "resources" in caps:
-        found = list_all(audit, "resources/list", "resources")
-        templates = list_all(audit, "resources/templates/list", "resourceTemplates")
-        audit.log(f"resources/list: {len(found)} resource(s), {len(templates)} template(s)")
+        listed["resources"] = list_all(audit, "resources/list", "resources")
+        listed["resourceTemplates"] = list_all(audit, "resources/templates/list", "resourceTemplates")
+        audit.log(f"resources/list: {len(listed['resources'])} resource(s), "
+                  f"{len(listed['resourceTemplates'])} template(s)")
     audit.plan = plan_calls(audit.tools, audit.settings.allow_calls, audit.settings.call_read_only)
     for name in audit.plan.unknown_allowed:
         audit.notes.append(f"--allow-calls {name}: the server has no tool of that name")

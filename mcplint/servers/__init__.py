@@ -46,7 +46,7 @@ def lint_servers(specs, plan, *, audit: bool = False, config_source: str | None 
 
 def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log) -> None:
     from mcplint.audit import runner
-    from mcplint.servers.drive import DriveFailed, audit_everything, drive, list_everything, listing_document
+    from mcplint.servers.drive import DriveFailed, drive, list_everything, listing_document
 
     temp_dir = tempfile.mkdtemp(prefix="mcplint-server-")
     record = Path(temp_dir) / f"{spec.name}.jsonl"
@@ -56,7 +56,7 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log) -
             session = drive(url=spec.url, argv=list(spec.command), label=f"server {spec.name}", env=dict(spec.env),
                             cwd=str(spec.cwd), headers=dict(spec.headers), settings=settings, record_path=record,
                             log=lambda line: log(f"{spec.name}: {line}"),
-                            steps=audit_everything if audit else list_everything)
+                            steps=runner.run if audit else list_everything)
         except DriveFailed as failed:
             if not _offline(spec, plan, root, result, str(failed), failed.server_lines):
                 result.errors.append(f"server {spec.name}: {failed}")
@@ -96,7 +96,7 @@ def _lint_listing(spec, listing: dict, plan, version: str | None, root: Path, re
     result.findings.extend(placer.place(f) for f in findings)
     result.sources.update(placer.sources)
     result.files.append(engine.FileReport(name, used, "server", len(listing.get("tools", [])),
-                                          engine._manifest_unassessed(chosen, used)))
+                                          engine._manifest_unassessed(chosen, used, manifest)))
     if placer.unplaced:
         result.notes.append(f"server {spec.name}: {placer.unplaced} finding(s) could not be placed in the source "
                             f"(searched {', '.join(_shown(str(s), root) for s in spec.source)}); "
@@ -115,6 +115,7 @@ def _lint_traffic(spec, record: Path, plan, result: ServersResult) -> None:
     result.errors.extend(e.replace(str(record), traffic_name(spec.name, 0).split("#")[0]) for e in linted.errors)
     for report in linted.files:
         report.path = f"audit:{spec.name}"
+        report.tools = 0  # counted once, by the listing's report
         result.files.append(report)
 
 
