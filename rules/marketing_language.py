@@ -37,8 +37,9 @@ class MarketingLanguage(ToolRule):
 
     Phrases are matched as whole words, case-insensitively, in the name, `title`,
     `description`, `annotations.title`, and parameter titles and descriptions; and in
-    the name, `title` and `description` of prompts, resources and resource templates
-    and the `title` and `description` of prompt arguments. The
+    the name, `title` and `description` of prompts, the `title` and `description` of
+    resources, resource templates and prompt arguments. (Not a resource's name: it
+    often names the data, such as a file `awesome-mcp-servers.md`.) The
     list favours precision: words with an ordinary technical sense ("magic bytes",
     "seamless texture", "great circle") are not reported. Ban more phrases with
     `extra-words`, or allow built-in ones (by the phrase shown in the message) with
@@ -80,6 +81,9 @@ class MarketingLanguage(ToolRule):
                 yield from self._check_tool(ptr, tool, ctx, *setup)
         matcher, allow = setup
         for text_ptr, what, text in doc.listing_texts():  # prompts, resources, templates
+            # A resource's name often names its data (awesome-mcp-servers/README.md), not the server.
+            if what.startswith("resource") and what.endswith(" name"):
+                continue
             if matcher.may_match(text):
                 yield from _found(text_ptr, what, text, matcher, allow, listing.noun_of(what))
 
