@@ -92,6 +92,10 @@ def _lint_listing(spec, listing: dict, plan, version: str | None, root: Path, re
 
         chosen = dataclasses.replace(chosen, rules=static_rules(plan.rules))
     findings, used = engine.lint(manifest, chosen)
+    if static:  # what the source does not write literally (a model-typed parameter) is not judged
+        from mcplint.servers.offline import unknown_parts
+
+        findings = [f for f in findings if not unknown_parts(listing, f.pointer)]
     placer = Placer(spec.name, listing, _index(spec, root))
     result.findings.extend(placer.place(f) for f in findings)
     result.sources.update(placer.sources)

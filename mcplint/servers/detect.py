@@ -56,8 +56,26 @@ def _python(folder: Path) -> list[Detected]:
             source = relative.split("/")[0] + "/" if "/" in relative else "."
             found.append(Detected(_name(path.stem if path.stem not in ("server", "__main__", "main") else
                                         (path.parent.name if path.parent != folder else folder.name)),
-                                  ("python", relative), (source,), f"mcp SDK server in {relative}"))
+                                  ("python", *_python_target(path, folder)), (source,),
+                                  f"mcp SDK server in {relative}"))
     return found
+
+
+def _python_target(path: Path, folder: Path) -> tuple[str, ...]:
+    """How to start the file: as a module of its package (its imports are package-relative), the
+    package itself when it has a __main__.py, or the file as a script."""
+    package = path.parent
+    if not (package / "__init__.py").is_file() or package == folder:
+        return (path.relative_to(folder).as_posix(),)
+    top = package
+    while top.parent != folder and (top.parent / "__init__.py").is_file():
+        top = top.parent
+    dotted = ".".join(path.relative_to(top.parent).with_suffix("").parts)
+    if top.parent != folder:  # the package lives below the repository's root (src/ layouts)
+        return (path.relative_to(folder).as_posix(),)
+    if (package / "__main__.py").is_file():
+        dotted = dotted.rsplit(".", 1)[0]
+    return ("-m", dotted)
 
 
 def _node(folder: Path) -> list[Detected]:

@@ -44,3 +44,18 @@ def static_listing(spec, root: Path) -> dict[str, list[Any]] | None:
     if not any(listing.get(key) for key in ("tools", "prompts", "resources")):
         return None
     return {key: value for key, value in listing.items() if value or key == "tools"}
+
+
+def unknown_parts(listing: dict, pointer: str) -> bool:
+    """Whether ``pointer`` (into the listing) falls in a part the static reading could not know
+    (the entry's ``x-mcplint-unknown`` pointers, e.g. a parameter typed by a model class)."""
+    parts = pointer.split("/")
+    if len(parts) < 3 or parts[1] not in listing:
+        return False
+    try:
+        entry = listing[parts[1]][int(parts[2])]
+    except (IndexError, ValueError, TypeError):
+        return False
+    inner = "/" + "/".join(parts[3:])
+    unknown = entry.get("x-mcplint-unknown", []) if isinstance(entry, dict) else []
+    return any(inner == u or inner.startswith(u.rstrip("/") + "/") for u in unknown if isinstance(u, str))

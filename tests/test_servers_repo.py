@@ -1,0 +1,237 @@
+"""Repository mode: `mcplint check` with `servers:` in the config starts the example servers in
+fixtures/repos/ for real (the Python SDK's MCPServer and low-level Server, the TypeScript SDK from
+npm under node), lints what they list and reports each planted problem on the source line that
+defines it, in every format."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import run_mcplint
+from repos_support import REPOS, node_skip_reason
+from test_reporters import _assert_valid_sarif
+
+WEATHER = {  # rule, file, line, column, pointer: each planted problem of fastmcp-weather
+    ("MCP221", "weather/server.py", 24, 38, "/tools/0/inputSchema/properties/days/description"),
+    ("MCP202", "weather/server.py", 33, 16, "/tools/1/name"),
+    ("MCP311", "weather/server.py", 34, 16, "/tools/1/inputSchema/properties/region"),
+    ("MCP311", "weather/server.py", 34, 29, "/tools/1/inputSchema/properties/severity"),
+    ("MCP211", "weather/server.py", 41, 5, "/tools/2/description"),
+    ("MCP411", "weather/server.py", 46, 5, "/tools/3"),
+    ("MCP311", "weather/server.py", 53, 25, "/tools/4/inputSchema/properties/value"),
+    ("MCP311", "weather/server.py", 53, 39, "/tools/4/inputSchema/properties/unit"),
+    ("MCP220", "weather/server.py", 59, 5, "/prompts/0/description"),
+}
+NOTES = {
+    ("MCP202", "server.py", 25, 14, "/tools/1/name"),
+    ("MCP211", "server.py", 32, 21, "/tools/2/description"),
+    ("MCP221", "server.py", 32, 21, "/tools/2/description"),
+    ("MCP311", "server.py", 37, 17, "/tools/2/inputSchema/properties/pinned"),
+    ("MCP410", "server.py", 46, 58, "/tools/3/annotations/readOnlyHint"),
+}
+TODO = {
+    ("MCP211", "server.mjs", 17, 18, "/tools/0/description"),
+    ("MCP202", "server.mjs", 28, 3, "/tools/1/name"),
+    ("MCP221", "server.mjs", 32, 41, "/tools/1/inputSchema/properties/title/description"),
+    ("MCP311", "server.mjs", 33, 7, "/tools/1/inputSchema/properties/due"),
+    ("MCP220", "server.mjs", 45, 3, "/tools/2/description"),
+    ("MCP411", "server.mjs", 57, 3, "/tools/3"),
+    ("MCP202", "lowlevel.mjs", 17, 11, "/tools/1/name"),
+    ("MCP311", "lowlevel.mjs", 23, 9, "/tools/1/inputSchema/properties/to"),
+}
+
+
+def _repo(tmp_path: Path, name: str, config: str) -> Path:
+    repo = tmp_path / name
+    shutil.copytree(REPOS / name, repo, ignore=shutil.ignore_patterns("__pycache__"), symlinks=True)
+    (repo / ".mcplint.yaml").write_text(config, encoding="utf-8")
+    return repo
+
+
+def _weather(tmp_path: Path, extra: str = "") -> Path:
+    return _repo(tmp_path, "fastmcp-weather", "servers:\n  - name: weather\n"
+                 f"    command: [{json.dumps(sys.executable)}, -m, weather]\n    source: [weather/]\n{extra}")
+
+
+def _located(proc) -> set:
+    report = json.loads(proc.stdout)
+    return {(f["rule"], f["path"], f["line"], f["column"], f["pointer"]) for f in report["findings"]}
+
+
+def test_python_sdk_server_findings_are_on_its_source_lines(tmp_path):
+    repo = _weather(tmp_path)
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    assert proc.returncode == 1, proc.stderr.decode()
+    assert _located(proc) == WEATHER
+    summary = json.loads(proc.stdout)["summary"]
+    assert summary["servers"] == 1 and summary["tools"] == 5
+
+
+def test_low_level_python_server_findings_are_on_its_types_tool_literals(tmp_path):
+    repo = _repo(tmp_path, "lowlevel-notes",
+                 f"servers:\n  - name: notes\n    command: [{json.dumps(sys.executable)}, server.py]\n")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    assert proc.returncode == 1, proc.stderr.decode()
+    assert _located(proc) == NOTES
+
+
+def test_typescript_sdk_servers_findings_are_on_their_source_lines(tmp_path):
+    reason = node_skip_reason(REPOS / "ts-todo")
+    if reason:
+        pytest.skip(reason)
+    repo = _repo(tmp_path, "ts-todo", "servers:\n  - name: todo\n    command: [node, server.mjs]\n"
+                 "  - name: tags\n    command: [node, lowlevel.mjs]\n")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    assert proc.returncode == 1, proc.stderr.decode()
+    assert _located(proc) == TODO
+
+
+def test_sarif_and_github_annotations_carry_the_source_regions(tmp_path):
+    repo = _weather(tmp_path)
+    sarif = run_mcplint("check", "--format", "sarif", cwd=repo)
+    log = _assert_valid_sarif(sarif.stdout.decode())
+    regions = {(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                r["locations"][0]["physicalLocation"]["region"]["startLine"],
+                r["locations"][0]["physicalLocation"]["region"]["startColumn"]) for r in log["runs"][0]["results"]}
+    assert regions == {(code, path, line, column) for code, path, line, column, _ in WEATHER}
+    github = run_mcplint("check", "--format", "github", cwd=repo).stdout.decode()
+    assert "::warning file=weather/server.py,line=33,endLine=33,col=16,endColumn=27,title=MCP202 tool-name-style::" in github
+
+
+def test_rich_report_shows_the_source_line(tmp_path):
+    repo = _weather(tmp_path)
+    out = run_mcplint("check", cwd=repo).stdout.decode()
+    assert "weather/server.py:33:16: warning[MCP202 tool-name-style]" in out
+    assert '33 | @mcp.tool(name="getAlerts"' in out
+    assert "in 1 server (5 tools)" in out
+
+
+def test_audit_true_reports_traffic_at_named_messages_anchored_to_the_config(tmp_path):
+    repo = _weather(tmp_path, "    audit: true\n")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    assert proc.returncode == 1, proc.stderr.decode()
+    findings = json.loads(proc.stdout)["findings"]
+    traffic = [f for f in findings if f["path"].startswith("audit:")]
+    assert traffic and all(f["path"].startswith("audit:weather#message-") and f["line"] is None for f in traffic)
+    assert {(f["rule"], f["path"], f["line"], f["column"], f["pointer"]) for f in findings if f not in traffic} == WEATHER
+    sarif = _assert_valid_sarif(run_mcplint("check", "--format", "sarif", cwd=repo).stdout.decode())
+    anchored = [r for r in sarif["runs"][0]["results"]
+                if r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"].startswith("audit:weather")]
+    assert anchored and all(r["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": ".mcplint.yaml"}, "region": {"startLine": 2}} for r in anchored)
+
+
+def test_a_finding_outside_the_source_folders_stays_on_the_listing_and_says_why(tmp_path):
+    repo = _repo(tmp_path, "fastmcp-weather", "servers:\n  - name: weather\n"
+                 f"    command: [{json.dumps(sys.executable)}, -m, weather]\n    source: [docs/]\n")
+    (repo / "docs").mkdir()
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    assert proc.returncode == 1, proc.stderr.decode()
+    findings = json.loads(proc.stdout)["findings"]
+    assert len(findings) == len(WEATHER)
+    name = next(f for f in findings if f["rule"] == "MCP202")
+    assert name["path"] == "server:weather" and name["line"] is None and name["pointer"] == "/tools/1/name"
+    assert "[server weather, tool getAlerts, /name: not placed in the source: " in name["message"]
+    assert "could not be placed in the source" in proc.stderr.decode()
+    rich = run_mcplint("check", cwd=repo).stdout.decode()
+    assert "server:weather: warning[MCP202 tool-name-style]" in rich
+
+
+def test_a_python_server_that_cannot_start_is_read_from_its_source(tmp_path):
+    repo = _repo(tmp_path, "fastmcp-weather", "servers:\n  - name: weather\n"
+                 "    command: [python3-not-installed-here, -m, weather]\n    source: [weather/]\n")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1, err
+    assert "could not be started" in err and "read from the Python source instead" in err
+    located = _located(proc)
+    # names, descriptions, parameter names and annotations are judged statically; the same lines
+    assert {("MCP202", "weather/server.py", 33, 16, "/tools/1/name"),
+            ("MCP211", "weather/server.py", 41, 5, "/tools/2/description"),
+            ("MCP220", "weather/server.py", 59, 5, "/prompts/0/description")} <= located
+    assert located <= WEATHER
+
+
+def test_a_server_that_cannot_start_and_is_not_python_is_an_error(tmp_path):
+    repo = _repo(tmp_path, "lowlevel-notes", "servers:\n  - name: gone\n    command: [no-such-program-xyz]\n")
+    proc = run_mcplint("check", cwd=repo)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2
+    assert "server gone:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("config, message", [
+    ("servers: 3\n", "servers: expected a list"),
+    ("servers:\n  - name: a\n", "give either command (stdio) or url"),
+    ("servers:\n  - name: a\n    command: [x]\n    url: http://127.0.0.1:1/mcp\n", "not both"),
+    ("servers:\n  - name: a b\n    command: [x]\n", "servers.0.name"),
+    ("servers:\n  - name: a\n    command: [x]\n  - name: a\n    command: [y]\n", "used by another server"),
+    ("servers:\n  - name: a\n    command: [x]\n    audit: maybe\n", "servers.0.audit"),
+    ("servers:\n  - name: a\n    command: [x]\n    colour: red\n", "servers.0.colour: unknown setting"),
+    ("servers:\n  - name: a\n    url: ftp://example.invalid/\n", "servers.0.url"),
+])
+def test_bad_server_entries_are_one_line_errors(tmp_path, config, message):
+    (tmp_path / ".mcplint.yaml").write_text(config, encoding="utf-8")
+    proc = run_mcplint("check", cwd=tmp_path)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and message in err and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_paths_given_start_no_server_unless_asked(tmp_path):
+    marker = tmp_path / "started"
+    code = json.dumps(f"open({str(marker)!r}, 'w')")
+    config = f"servers:\n  - name: touch\n    command: [{json.dumps(sys.executable)}, -c, {code}]\n"
+    (tmp_path / ".mcplint.yaml").write_text(config, encoding="utf-8")
+    (tmp_path / "tools.json").write_text('{"tools": []}', encoding="utf-8")
+    proc = run_mcplint("check", "tools.json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert not marker.exists()
+    run_mcplint("check", "--no-servers", cwd=tmp_path)
+    assert not marker.exists()
+    run_mcplint("check", "tools.json", "--servers", cwd=tmp_path)
+    assert marker.exists()
+
+
+def test_asking_for_servers_with_none_configured_says_how(tmp_path):
+    (tmp_path / "tools.json").write_text('{"tools": []}', encoding="utf-8")
+    proc = run_mcplint("check", "--servers-only", cwd=tmp_path)
+    assert proc.returncode == 2 and "no servers configured" in proc.stderr.decode()
+
+
+def test_env_and_cwd_reach_the_server_and_env_references_expand(tmp_path):
+    repo = _repo(tmp_path, "fastmcp-weather", "servers:\n  - name: weather\n"
+                 f"    command: [{json.dumps(sys.executable)}, -m, weather]\n    cwd: .\n"
+                 "    env: {PYTHONPATH: '${MCPLINT_TEST_PATH}'}\n    source: [weather/]\n")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo / "weather",
+                       env={"MCPLINT_TEST_PATH": str(repo)})  # cwd is the config's folder, not ours
+    assert proc.returncode == 1, proc.stderr.decode()
+    assert _located(proc) == WEATHER
+
+
+def test_init_writes_a_server_entry_that_check_then_runs(tmp_path):
+    repo = tmp_path / "repo"
+    shutil.copytree(REPOS / "fastmcp-weather", repo, ignore=shutil.ignore_patterns("__pycache__"))
+    proc = run_mcplint("init", cwd=repo)
+    assert proc.returncode == 0, proc.stderr.decode()
+    text = (repo / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert "servers:\n  - name: weather" in text and 'command: ["python", "-m", "weather"]' in text
+    # the written command names `python`; point it at the interpreter that has the SDK
+    (repo / ".mcplint.yaml").write_text(text.replace('["python", ', f"[{json.dumps(sys.executable)}, "),
+                                        encoding="utf-8")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    assert proc.returncode == 1, proc.stderr.decode()
+    assert ("MCP202", "weather/server.py", 33, 16, "/tools/1/name") in _located(proc)
+
+
+def test_init_detects_a_typescript_sdk_server(tmp_path):
+    repo = tmp_path / "repo"
+    shutil.copytree(REPOS / "ts-todo", repo, ignore=shutil.ignore_patterns("node_modules"))
+    assert run_mcplint("init", cwd=repo).returncode == 0
+    text = (repo / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert 'command: ["node", "server.mjs"]' in text
