@@ -93,17 +93,33 @@ class MarketingLanguage(ToolRule):
     def _check_tool(self, ptr, tool, ctx, matcher, allow):
         if not matcher.may_match(joined_texts(ctx.doc, ptr, tool)):  # one pass over all texts: most tools
             return
+        values = _enum_values(ctx.doc, ptr, tool)
         for text_ptr, what, text in ctx.doc.texts(ptr, tool):
-            yield from _found(text_ptr, what, text, matcher, allow, "tool")
+            yield from _found(text_ptr, what, text, matcher, allow, "tool", values)
 
 
-def _found(text_ptr, what, text, matcher, allow, noun):
+def _enum_values(doc, ptr, tool) -> frozenset[str]:
+    """The tool's enum values, normalised: a description that names a value ('ultra-fast' for
+    lowest latency) quotes the schema, it does not advertise."""
+    values = set()
+    for _, _, schema in doc.parameters(ptr, tool):
+        enum = schema.get("enum") if isinstance(schema, dict) else None
+        if isinstance(enum, list):
+            values.update(_normal(v) for v in enum[:1000] if isinstance(v, str))
+    return frozenset(values)
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+
+def _found(text_ptr, what, text, matcher, allow, noun, values=frozenset()):
     if what == "name" or what.endswith(" name"):
         text = text.replace("_", " ").replace("-", " ").replace(".", " ")
     found: dict[str, dict[str, None]] = {}
     for kind, match in matcher.findall(text):
         phrase = " ".join(match.split())
-        if phrase.lower() not in allow:
+        if phrase.lower() not in allow and _normal(phrase) not in values:
             found.setdefault(kind, {})[f"'{phrase}'"] = None
     if not found:
         return

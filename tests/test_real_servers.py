@@ -73,8 +73,6 @@ FALSE_ALARMS = [
     # Described inside its anyOf branch ({anyOf: [{type: object, description: ...}, {type: string}]}).
     pytest.param("MCP311", "notion", r"/inputSchema/properties/[^/]+$", id="MCP311-described-in-anyOf"),
     pytest.param("MCP221", "tavily", r"/properties/search_depth/description$",
-                 marks=pytest.mark.xfail(strict=True, reason="'ultra-fast' is the quoted name of one of the "
-                                         "parameter's enum values, not marketing"),
                  id="MCP221-enum-value"),
 ]
 
