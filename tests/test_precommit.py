@@ -1,7 +1,10 @@
-"""The pre-commit hook, run for real: `pre-commit try-repo` against throwaway git repos.
+"""The pre-commit hooks, run for real: `pre-commit try-repo` against throwaway git repos.
 
-try-repo pip-installs the hook repository into a fresh hook environment, which takes a while:
-this module runs exactly two try-repo invocations, in parallel, from one module-scoped fixture.
+try-repo pip-installs the hook repository into a fresh hook environment (a store of its own
+each time), which takes a while: this module runs exactly three try-repo invocations, in
+parallel, from one module-scoped fixture: the `mcplint` hook on a good and a bad repo (both with
+a config whose server would leave a marker file if it were started), and `mcplint-servers` on a
+copy of fixtures/repos/fastmcp-weather.
 The hook repository is a snapshot of this working tree (every file git does not ignore, new
 ones included) rather than the checkout itself: try-repo on a checkout takes only its committed,
 staged and modified tracked files, so a new module not yet added to git would be missing from
@@ -20,6 +23,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from typing import NamedTuple
 
 from conftest import FIXTURES, ROOT, run_mcplint
 
@@ -70,6 +75,21 @@ GOOD_TRANSCRIPT = _transcript()
 # Looks like a broken manifest, so `check --skip-non-manifests` would fail (exit 2) on it:
 # the hook's file types must keep it from ever being passed.
 PYTHON_FILE = ("server/tools.py", '{"tools": [  # not JSON, and not a manifest\n')
+# A server the files hook must never start: started, it leaves a marker file in the repo.
+CANARY_CONFIG = """\
+servers:
+  - name: canary
+    command: [python, -c, "open('server-started', 'w').close()"]
+"""
+WEATHER = FIXTURES / "repos" / "fastmcp-weather"
+# `python` in the hook is the hook environment's own, which has mcplint but not the mcp SDK.
+WEATHER_CONFIG = """\
+fail-on: warning
+servers:
+  - name: weather
+    command: [python, -m, weather]
+    source: [weather/]
+"""
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
     "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
@@ -107,54 +127,105 @@ def _snapshot(path: Path) -> Path:
     return _git_repo(path, files)
 
 
+class Run(NamedTuple):
+    code: int
+    output: str
+    repo: Path
+
+
+def _weather_files() -> dict[str, bytes]:
+    return {str(path.relative_to(WEATHER)): path.read_bytes() for path in sorted(WEATHER.rglob("*"))
+            if path.is_file() and "__pycache__" not in path.parts}
+
+
 @pytest.fixture(scope="module")
 def try_repo(tmp_path_factory):
-    """Both try-repo runs at once: {"good": (code, output), "bad": (code, output)}."""
+    """The three try-repo runs at once: {"good", "bad", "servers"} -> Run(code, output, repo)."""
     home = tmp_path_factory.mktemp("pre-commit-home")
     hook_repo = _snapshot(tmp_path_factory.mktemp("mcplint-snapshot"))
     base = {**UNRELATED, "mcp/good.json": GOOD_JSON, "mcp/good.yaml": GOOD_YAML, PYTHON_FILE[0]: PYTHON_FILE[1],
-            "mcp/session.jsonl": GOOD_TRANSCRIPT}
-    repos = {
-        "good": _git_repo(tmp_path_factory.mktemp("good-repo"), base),
-        "bad": _git_repo(tmp_path_factory.mktemp("bad-repo"), {**base, "mcp/bad.json": BAD_JSON}),
+            "mcp/session.jsonl": GOOD_TRANSCRIPT, ".mcplint.yaml": CANARY_CONFIG}
+    runs = {
+        "good": ("mcplint", _git_repo(tmp_path_factory.mktemp("good-repo"), base)),
+        "bad": ("mcplint", _git_repo(tmp_path_factory.mktemp("bad-repo"), {**base, "mcp/bad.json": BAD_JSON})),
+        "servers": ("mcplint-servers", _git_repo(tmp_path_factory.mktemp("weather-repo"),
+                                                 {**_weather_files(), ".mcplint.yaml": WEATHER_CONFIG})),
     }
     env = {**_clean_env(), "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-    command = [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "mcplint", "--all-files", "--verbose",
-               "--color", "never"]
     procs = {
-        name: subprocess.Popen(command, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        for name, repo in repos.items()
+        name: subprocess.Popen(
+            [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, "--all-files", "--verbose",
+             "--color", "never"],
+            cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for name, (hook, repo) in runs.items()
     }
     results = {}
     for name, proc in procs.items():
         out, _ = proc.communicate(timeout=900)
-        results[name] = (proc.returncode, out.decode("utf-8", "replace"))
+        results[name] = Run(proc.returncode, out.decode("utf-8", "replace"), runs[name][1])
     return results
 
 
-def _hook_output(output: str) -> str:
+def _hook_output(output: str, hook: str = "mcplint") -> str:
     """What mcplint printed (after pre-commit's own header lines)."""
-    return output.split("- hook id: mcplint", 1)[-1]
+    return output.split(f"- hook id: {hook}\n", 1)[-1]
 
 
 def test_hook_passes_on_good_manifests_and_unrelated_files(try_repo):
-    code, output = try_repo["good"]
+    code, output, _ = try_repo["good"]
     assert code == 0, output
     hook = _hook_output(output)
     assert "mcplint" in output and "Passed" in output
-    # good.json, good.yaml and session.jsonl linted; package.json, tsconfig.json,
-    # docker-compose.yml and a log in JSONL skipped; tools.py never passed (it would be exit 2)
-    assert "in 2 manifests and 1 capture" in hook and "4 files skipped" in hook, hook
+    # good.json, good.yaml and session.jsonl linted; package.json, tsconfig.json, docker-compose.yml,
+    # .mcplint.yaml and a log in JSONL skipped; tools.py never passed (it would be exit 2)
+    assert "in 2 manifests and 1 capture" in hook and "5 files skipped" in hook, hook
     assert "tools.py" not in output
 
 
 def test_hook_fails_on_a_bad_manifest(try_repo):
-    code, output = try_repo["bad"]
+    code, output, _ = try_repo["bad"]
     assert code == 1, output
     hook = _hook_output(output)
     assert "Failed" in output and "- exit code: 1" in output
-    assert "mcp/bad.json:" in hook and "in 3 manifests and 1 capture" in hook and "4 files skipped" in hook, hook
+    assert "mcp/bad.json:" in hook and "in 3 manifests and 1 capture" in hook and "5 files skipped" in hook, hook
     assert "tools.py" not in output and "package.json" not in hook
+
+
+@pytest.mark.parametrize("name", ["good", "bad"])
+def test_files_hook_never_starts_a_configured_server(try_repo, name):
+    code, output, repo = try_repo[name]
+    assert "canary" not in _hook_output(output), output  # not started, so nothing to say about it
+    assert not (repo / "server-started").exists()
+
+
+def test_canary_server_would_leave_its_marker_when_started(tmp_path):
+    # The control for the test above: `check` without paths starts it, and the marker appears.
+    (tmp_path / ".mcplint.yaml").write_text(CANARY_CONFIG, encoding="utf-8")
+    (tmp_path / "good.json").write_text(GOOD_JSON, encoding="utf-8")
+    run_mcplint("check", cwd=tmp_path)
+    assert (tmp_path / "server-started").exists()
+
+
+def test_servers_hook_lints_the_configured_server_onto_its_source_lines(try_repo):
+    code, output, _ = try_repo["servers"]
+    assert code == 1, output  # fail-on: warning in the config
+    assert "Failed" in output and "- exit code: 1" in output
+    hook = _hook_output(output, "mcplint-servers")
+    # the planted problems, each on the source line and column that defines it
+    for expected in (
+        "weather/server.py:24:38: warning[MCP221 marketing-language]",
+        "weather/server.py:33:16: warning[MCP202 tool-name-style]",
+        "weather/server.py:34:16: warning[MCP311 parameter-description-missing] Parameter 'region'",
+        "weather/server.py:41:5: warning[MCP211 description-not-imperative]",
+        "weather/server.py:46:5: info[MCP411 destructive-tool-unannotated]",
+        "weather/server.py:59:5: warning[MCP220 emoji-in-text]",
+    ):
+        assert expected in hook, hook
+    assert "in 1 server (5 tools)" in hook, hook
+    # The hook's environment has mcplint but not the mcp SDK: the server cannot start, and the
+    # report says its tools were read from the source instead.
+    assert "server weather could not be started" in hook and "No module named 'mcp'" in hook, hook
+    assert "its tools were read from the Python source instead" in hook, hook
 
 
 # ---------------------------------------------------------------- the manifest itself
@@ -170,7 +241,7 @@ def test_hook_manifest_is_valid():
     result = subprocess.run([sys.executable, "-m", "pre_commit", "validate-manifest", ".pre-commit-hooks.yaml"],
                             cwd=ROOT, capture_output=True, timeout=120)
     assert result.returncode == 0, result.stdout.decode() + result.stderr.decode()
-    (hook,) = _hooks()
+    hook, servers = _hooks()
     assert hook["id"] == "mcplint" and hook["language"] == "python"
     assert hook["entry"].split() == ["mcplint", "check", "--skip-non-manifests"]
     assert hook["types"] == ["text"] and hook["require_serial"] is True
@@ -179,6 +250,16 @@ def test_hook_manifest_is_valid():
     matched = [name for name in ("a.json", "b.yaml", "c.yml", "d.jsonl", "e.har", "f.ndjson", "g.py", "h.json.bak")
                if re.search(hook["files"], name)]
     assert matched == ["a.json", "b.yaml", "c.yml", "d.jsonl", "e.har", "f.ndjson"]
+
+    # mcplint-servers: runs once on a change to source or config, names no files
+    assert servers["id"] == "mcplint-servers" and servers["language"] == "python"
+    assert servers["entry"].split() == ["mcplint", "check", "--servers-only"]
+    assert servers["pass_filenames"] is False and servers["require_serial"] is True
+    names = ["s.py", "src/a.ts", "b.tsx", "c.js", "d.mjs", "e.cjs", "main.go", "lib.rs", "A.java", "B.kt", "c.rb",
+             ".mcplint.yaml", "sub/.mcplint.yml", "pyproject.toml", "package.json",
+             "README.md", "tools.json", "x.pyc", "my-pyproject.toml", "notes.yaml"]
+    matched = [name for name in names if re.search(servers["files"], name)]
+    assert matched == names[:15]
 
 
 # ---------------------------------------------------------------- --skip-non-manifests
