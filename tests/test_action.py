@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,20 @@ ACTION = ROOT / "action.yml"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 BAD = (FIXTURES / "reporters" / "input-bad.json").read_text(encoding="utf-8")
 CLEAN = (FIXTURES / "manifests" / "clean-server.json").read_text(encoding="utf-8")
+WEATHER = FIXTURES / "repos" / "fastmcp-weather"
+# The server starts with the interpreter running the tests, which has the mcp SDK (as a workflow
+# would install the server's dependencies before the action); mcplint runs from the action's venv.
+WEATHER_CONFIG = f"""\
+servers:
+  - name: weather
+    command: [{sys.executable}, -m, weather]
+    source: [weather/]
+"""
+CANARY_CONFIG = """\
+servers:
+  - name: canary
+    command: [python3, -c, "open('server-started', 'w').close()"]
+"""
 
 
 def _action() -> dict:
@@ -138,6 +153,7 @@ def test_action_is_a_composite_action_with_the_documented_inputs():
     assert all(spec.get("description") for spec in inputs.values())
     assert inputs["paths"]["default"] == "." and inputs["sarif-file"]["default"] == "mcplint.sarif"
     assert inputs["category"]["default"] == "mcplint"
+    assert inputs["servers"]["default"] == "false" and inputs["audit"]["default"] == "false"
     assert set(action["outputs"]) == {"exit-code", "sarif-file"}
 
 
@@ -269,3 +285,87 @@ def test_action_version_input_chooses_what_pip_installs(tmp_path, version, spec)
     args = (venv / "pip-args").read_text(encoding="utf-8").split()
     assert args[:2] == ["-m", "pip"] and args[-1] == spec.format(action_path=ROOT)
     assert runner.outputs["install"] == {"mcplint": f"{venv}/bin/mcplint"}
+
+
+# ---------------------------------------------------------------- servers and audit
+
+
+def _weather(**config) -> dict[str, str]:
+    files = {str(path.relative_to(WEATHER)): path.read_text(encoding="utf-8") for path in sorted(WEATHER.rglob("*"))
+             if path.is_file() and "__pycache__" not in path.parts}
+    return {**files, ".mcplint.yaml": WEATHER_CONFIG + "".join(f"{k}: {v}\n" for k, v in config.items())}
+
+
+def _results(runner: Runner) -> list[dict]:
+    log = _assert_valid_sarif((runner.workspace / "mcplint.sarif").read_text(encoding="utf-8"))
+    return log["runs"][0]["results"]
+
+
+def _where(result: dict) -> tuple:
+    location = result["locations"][0]["physicalLocation"]
+    region = location.get("region", {})
+    return result["ruleId"], location["artifactLocation"]["uri"], region.get("startLine"), region.get("startColumn")
+
+
+def test_action_servers_input_lints_the_configured_server_onto_its_source_lines(tmp_path, installed):
+    runner = _runner(tmp_path, installed, _weather(), servers="true")
+    lint = runner.run("lint")
+    assert lint.returncode == 0, lint.stderr.decode()
+    assert runner.outputs["lint"] == {"exit-code": "0", "sarif-file": "mcplint.sarif"}  # warnings only
+    assert "could not be started" not in lint.stderr.decode()  # started for real, not read statically
+
+    located = {_where(result) for result in _results(runner)}
+    for expected in (
+        ("MCP221", "weather/server.py", 24, 38),
+        ("MCP202", "weather/server.py", 33, 16),
+        ("MCP311", "weather/server.py", 34, 16),
+        ("MCP211", "weather/server.py", 41, 5),
+        ("MCP411", "weather/server.py", 46, 5),
+        ("MCP220", "weather/server.py", 59, 5),
+    ):
+        assert expected in located, located
+    assert {uri for _, uri, _, _ in located} == {"weather/server.py"}  # each on a line code scanning shows
+
+    out = lint.stdout.decode()
+    assert "::warning file=weather/server.py,line=33,endLine=33,col=16,endColumn=27,title=MCP202 tool-name-style::" \
+        in out, out
+    assert "::notice file=weather/server.py,line=46," in out
+    summary = runner.summary.read_text(encoding="utf-8")
+    assert "1 server (5 tools)" in summary, summary
+
+
+def test_action_audit_input_probes_the_server_and_anchors_traffic_findings_to_the_config(tmp_path, installed):
+    runner = _runner(tmp_path, installed, _weather(), audit="true", fail_on="warning")
+    lint = runner.run("lint")
+    assert lint.returncode == 0, lint.stderr.decode()
+    assert runner.outputs["lint"]["exit-code"] == "1"
+    located = {_where(result) for result in _results(runner)}
+    # An unknown tool answered with an isError result: seen in the audit's traffic, so it is
+    # anchored to the config entry that declares the server (line 2, '- name: weather').
+    assert ("MCP705", ".mcplint.yaml", 2, None) in located, located
+    assert ("MCP202", "weather/server.py", 33, 16) in located  # the listing is still linted
+    out = lint.stdout.decode()
+    assert "::warning file=.mcplint.yaml,line=2,title=MCP705 unknown-tool-result::audit:weather#message-" in out, out
+    fail = runner.run("Fail with mcplint's exit code")
+    assert fail.returncode == 1
+
+
+def test_action_starts_no_server_unless_asked(tmp_path, installed):
+    # paths "" is `check` without paths, which alone would start the servers: servers: false says not to
+    runner = _runner(tmp_path, installed, {"m.json": CLEAN, ".mcplint.yaml": CANARY_CONFIG}, paths="")
+    lint = runner.run("lint")
+    assert lint.returncode == 0, lint.stderr.decode()
+    assert runner.outputs["lint"]["exit-code"] == "0", lint.stderr.decode()
+    assert not (runner.workspace / "server-started").exists()
+
+
+@pytest.mark.parametrize("inputs", [{"servers": "yes"}, {"audit": "True"}, {"servers": "true\n::warning::x"}])
+def test_action_servers_and_audit_inputs_must_be_true_or_false(tmp_path, inputs):
+    runner = _runner(tmp_path, {"mcplint": "/nonexistent/mcplint"}, {"m.json": CLEAN}, **inputs)
+    lint = runner.run("lint")
+    assert lint.returncode == 2
+    (name,) = inputs
+    assert lint.stdout.decode() == f"::error title=mcplint::the {name} input must be true or false\n"
+    assert runner.outputs["lint"] == {}  # so neither the upload nor the exit-code step runs
+    assert not runner.condition(_steps()["Upload SARIF to code scanning"])
+    assert not runner.condition(_steps()["Fail with mcplint's exit code"])
