@@ -72,6 +72,22 @@ def load(path: Path | None) -> Config:
     return _validate(raw, path, text)
 
 
+def load_servers(path: Path | None) -> list:
+    """Only the `servers:` entries, without the full validation (and without importing pydantic):
+    `check` starts the servers first, so they boot while the rest loads. ``load`` checks them again."""
+    if path is None:
+        return []
+    raw, text = _read_raw(path)
+    if raw.get("servers") is None:
+        return []
+    from mcplint.servers.spec import parse_servers
+
+    try:
+        return parse_servers(raw["servers"], path.parent.resolve(), text)
+    except ValueError as err:
+        raise MCPLintError(f"{path}: {err}") from None
+
+
 def _read_raw(path: Path) -> tuple[dict, str]:
     try:
         with open(path, "rb") as handle:

@@ -57,6 +57,10 @@ class Finding:
 
     @property
     def sort_key(self):
+        if self.span.line == 0 and "#message-" in self.path:  # audit:<name>#message-<n>: by n
+            name, _, number = self.path.rpartition("#message-")
+            if number.isdigit():
+                return (name, int(number), 0, self.code, self.pointer)
         return (self.path, self.span.line, self.span.column, self.code, self.pointer)
 
 

@@ -34,7 +34,7 @@ def test_init_writes_a_config_that_loads_and_check_uses(tmp_path):
     proc, out, err = init(tmp_path)
     assert proc.returncode == 0, err
     assert out == ("mcplint: wrote .mcplint.yaml (2 manifest(s) found, protocol-version 2025-11-25); "
-                   "review it, then run `mcplint check .`\n")
+                   "review it, then run `mcplint check`\n")
     text = (tmp_path / ".mcplint.yaml").read_text("utf-8")
     assert "#   servers/crm/tools.yaml  protocol 2025-11-25" in text
     assert "#   servers/time.json       protocol 2025-11-25" in text

@@ -46,6 +46,9 @@ class ServerError(MCPLintError):
 class StdioProcess:
     def __init__(self, argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None) -> None:
         self.argv = argv
+        # How long a server may take to exit once its input ends, before SIGTERM. An audit gives it
+        # EXIT_GRACE (the shutdown is part of what it observes); a listing needs nothing more from it.
+        self.exit_grace = EXIT_GRACE
         self._marker = f"{SESSION_VARIABLE}={uuid.uuid4().hex}".encode()
         full_env = {**os.environ, **(env or {}), SESSION_VARIABLE: self._marker.split(b"=", 1)[1].decode()}
         try:
@@ -195,7 +198,7 @@ class StdioProcess:
         It stays in _LIVE until done, so an interrupt midway still reaches the atexit hook."""
         self._track()  # before the server exits: its children are still its children
         _close(self.proc.stdin)
-        exited = self.exit_status(EXIT_GRACE) is not None
+        exited = self.exit_status(self.exit_grace) is not None
         self._track()
         self._signal_all(signal.SIGTERM)  # also after a clean exit: children may linger
         deadline = time.monotonic() + EXIT_GRACE

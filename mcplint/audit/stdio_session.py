@@ -147,7 +147,7 @@ class StdioSession(Session):
         status = self.process.exit_status(0.5)
         if status is not None:
             code = f" with status {status}" if status >= 0 else f" on signal {-status}"
-            raise ServerError(self._with_stderr(f"the server exited{code} during the audit"))
+            raise ServerError(self._with_stderr(f"the server exited{code} before mcplint was done with it"))
         if what == "exited":
             what = "closed its standard output"
         raise ServerError(self._with_stderr(f"the server {what}"))

@@ -26,22 +26,23 @@ def _input_names(targets) -> dict[str, str]:
     return names
 
 
-def _wants_servers(paths, servers, servers_only: bool, audit: bool, cfg) -> bool:
+def _wants_servers(paths, servers, servers_only: bool, audit: bool, specs, config_file) -> bool:
     """Configured servers run with no paths (or when asked); asking with none configured is an error."""
     wanted = servers_only or audit or (servers if servers is not None else not paths)
-    if wanted and not cfg.servers and (servers or servers_only or audit):
-        where = cfg.source or "no config file was found"
+    if wanted and not specs and (servers or servers_only or audit):
+        where = str(config_file) if config_file else "no config file was found"
         raise MCPLintError(f"no servers configured ({where}): list them under servers: in .mcplint.yaml "
                            f"(`mcplint init` writes an entry)")
-    return wanted and bool(cfg.servers)
+    return wanted and bool(specs)
 
 
-def _add_servers(result, cfg, plan, audit: bool, verbose: bool) -> dict:
+def _add_servers(result, cfg, plan, audit: bool, verbose: bool, started: dict) -> dict:
     """Lint every configured server into ``result``; the config entries reports anchor to."""
     from mcplint.servers import lint_servers
 
     log = (lambda line: print(printable(f"mcplint: server {line}"), file=sys.stderr)) if verbose else (lambda line: None)
-    found = lint_servers(cfg.servers, plan, audit=audit, config_source=cfg.source, root=cfg.root, log=log)
+    found = lint_servers(cfg.servers, plan, audit=audit, config_source=cfg.source, root=cfg.root, log=log,
+                         started=started)
     result.findings.extend(found.findings)
     result.findings.sort(key=lambda f: f.sort_key)
     result.files.extend(found.files)
@@ -60,22 +61,46 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
         raise MCPLintError(f"--protocol-version {protocol_version!r} is not one of {', '.join(VERSIONS)}")
     if config_path is not None and not Path(config_path).is_file():
         raise MCPLintError(f"{config_path}: config file not found")
-    cfg = config_module.load(Path(config_path) if config_path else config_module.discover())
-    plan = engine.Plan.build(cfg, select or None, ignore, protocol_version)
-    known = baseline_module.load_for_check(baseline, write_baseline)  # a bad file fails before linting
-    if lock is not None:  # tool pinning: MCP501-MCP503 compare each manifest with the lock
-        from mcplint import pinning
+    config_file = Path(config_path) if config_path else config_module.discover()
+    specs = config_module.load_servers(config_file)
+    with_servers = _wants_servers(paths, servers, servers_only, audit, specs, config_file)
+    started = _prestart(specs) if with_servers else {}
+    try:
+        cfg = config_module.load(config_file)
+        plan = engine.Plan.build(cfg, select or None, ignore, protocol_version)
+        known = baseline_module.load_for_check(baseline, write_baseline)  # a bad file fails before linting
+        if lock is not None:  # tool pinning: MCP501-MCP503 compare each manifest with the lock
+            from mcplint import pinning
 
-        plan.lock = pinning.load_for_check(lock, plan)
-    with_servers = _wants_servers(paths, servers, servers_only, audit, cfg)
+            plan.lock = pinning.load_for_check(lock, plan)
+        return _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, write_baseline, sarif_output,
+                      skip_non_manifests, servers_only, audit, with_servers, started)
+    finally:
+        if started:
+            from mcplint.servers.drive import close_unused
+
+            close_unused(started)
+
+
+def _prestart(specs) -> dict:
+    """The configured stdio servers start now and boot while the rules load and files are linted."""
+    from mcplint.servers.drive import prestart
+
+    return prestart(specs)
+
+
+def _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, write_baseline, sarif_output,
+           skip_non_manifests, servers_only, audit, with_servers, started) -> int:
     targets = discovery.collect([] if servers_only else (paths or ["."]), cfg)
     walk_skipped = targets.skipped  # FIFOs, symlink loops, unreadable folders met while walking
     if skip_non_manifests:  # pre-commit names every JSON/YAML file: skip non-manifests, not fail
         targets = ci.as_walked(targets, cfg)
     result = engine.run(targets, plan)
     result.skipped[:0] = walk_skipped
-    anchors = _add_servers(result, cfg, plan, audit, verbose) if with_servers else {}
+    anchors = _add_servers(result, cfg, plan, audit, verbose, started) if with_servers else {}
     if plan.lock is not None:
+        from mcplint import pinning
+
         pinning.report_vanished(plan.lock, result.files)
 
     if verbose:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from mcplint.findings import anchor_of
-from mcplint.summary import nothing_read
+from mcplint.summary import nothing_read, scope_text
 from mcplint.text_safety import printable
 
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
@@ -71,8 +71,7 @@ def failure_annotation(failure) -> str:
 
 
 def _summary_line(findings, summary: dict) -> str:
-    files, tools = summary.get("files", 0), summary.get("tools", 0)
-    scope = f"{_plural(files, 'manifest')} ({_plural(tools, 'tool')})"
+    scope = scope_text(summary)[0]
     unread = f", {_plural(summary['errors'], 'file')} could not be read" if summary.get("errors") else ""
     if nothing_read(summary):
         return f"mcplint: nothing was linted: {_plural(summary['errors'], 'file')} could not be read"

@@ -31,20 +31,22 @@ class ServersResult:
 
 
 def lint_servers(specs, plan, *, audit: bool = False, config_source: str | None = None, root: Path | None = None,
-                 log=lambda line: None) -> ServersResult:
+                 log=lambda line: None, started: dict | None = None) -> ServersResult:
+    """``started``: stdio servers already started (drive.prestart), taken from it as used."""
     result = ServersResult()
+    started = started if started is not None else {}
     for spec in specs:
         if config_source and spec.line:
             shown_config = _shown(config_source, root)
             result.anchors[f"server:{spec.name}"] = result.anchors[f"audit:{spec.name}"] = (shown_config, spec.line)
         try:
-            _lint_one(spec, plan, audit or spec.audit, root or Path.cwd(), result, log)
+            _lint_one(spec, plan, audit or spec.audit, root or Path.cwd(), result, log, started.pop(spec.name, None))
         except RecursionError:
             result.errors.append(f"server {spec.name}: its listing is nested too deeply")
     return result
 
 
-def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log) -> None:
+def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, process=None) -> None:
     from mcplint.audit import runner
     from mcplint.servers.drive import DriveFailed, drive, list_everything, listing_document
 
@@ -56,7 +58,7 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log) -
             session = drive(url=spec.url, argv=list(spec.command), label=f"server {spec.name}", env=dict(spec.env),
                             cwd=str(spec.cwd), headers=dict(spec.headers), settings=settings, record_path=record,
                             log=lambda line: log(f"{spec.name}: {line}"),
-                            steps=runner.run if audit else list_everything)
+                            steps=runner.run if audit else list_everything, process=process)
         except DriveFailed as failed:
             if not _offline(spec, plan, root, result, str(failed), failed.server_lines):
                 result.errors.append(f"server {spec.name}: {failed}")
@@ -132,10 +134,20 @@ def _offline(spec, plan, root: Path, result: ServersResult, why: str, server_lin
     listing = static_listing(spec, root)
     if listing is None:
         return False
-    result.notes.append(f"server {spec.name} could not be started ({why}); its tools were read from the Python "
+    result.notes.append(f"server {spec.name} could not be started ({_last_line(why)}); its tools were read from the Python "
                         f"source instead: only names, descriptions, parameters and annotations were checked")
     _lint_listing(spec, listing, plan, None, root, result, static=True)
     return True
+
+
+def _last_line(why: str) -> str:
+    """The gist of a start failure: the last line of the server's stderr when it is quoted
+    (`ModuleNotFoundError: No module named 'mcp'`), else the whole message."""
+    head, found, tail = why.partition("its stderr ends with: ")
+    if not found:
+        return why
+    lines = [line.strip() for line in tail.replace("\\n", "\n").splitlines() if line.strip()]
+    return f"{head.rstrip('; ')}: {lines[-1]}" if lines else why
 
 
 def _index(spec, root: Path):

@@ -22,6 +22,9 @@ LISTINGS = (  # (capability, method, result key) of everything a server lists
 )
 
 
+LISTING_EXIT_GRACE = 0.05  # listing only: the server's own shutdown is not judged, so SIGTERM it at once
+
+
 class DriveFailed(MCPLintError):
     """The server could not be started or stopped answering; ``audit`` is what it got so far."""
 
@@ -32,8 +35,9 @@ class DriveFailed(MCPLintError):
 
 def drive(*, url: str | None, argv: list[str], label: str, env: dict[str, str], cwd: str | None,
           headers: dict[str, str], settings, record_path: Path, log: Callable[[str], None],
-          steps: Callable) -> Any:
-    """Connect, run ``steps(audit)`` (e.g. ``runner.run``), always close; the Audit."""
+          steps: Callable, process=None) -> Any:
+    """Connect, run ``steps(audit)`` (e.g. ``runner.run``), always close; the Audit.
+    ``process``: the stdio server already started by ``prestart`` (or the error starting it)."""
     from mcplint.audit import runner
     from mcplint.audit.recorder import Recorder, secret_values
 
@@ -46,13 +50,17 @@ def drive(*, url: str | None, argv: list[str], label: str, env: dict[str, str], 
     session = audit = None
     recorder = Recorder(handle, headers, secret_values(headers, env))
     try:
-        session = _session(url, argv, label, env, cwd, headers, settings, recorder)
+        if isinstance(process, MCPLintError):
+            raise process
+        session = _session(url, argv, label, env, cwd, headers, settings, recorder, process)
         audit = runner.Audit(session, settings, log)
         steps(audit)
     except MCPLintError as err:  # a server's words may carry a credential it was given
         raise DriveFailed(recorder.redact_text(str(err)), audit, recorder.server_lines) from None
     finally:
         if session is not None:
+            if steps is list_everything and hasattr(session, "process"):
+                session.process.exit_grace = LISTING_EXIT_GRACE
             session.close()
         handle.close()
         signal.signal(signal.SIGTERM, previous)
@@ -60,7 +68,31 @@ def drive(*, url: str | None, argv: list[str], label: str, env: dict[str, str], 
     return audit
 
 
-def _session(url, argv, label, env, cwd, headers, settings, recorder):
+def prestart(specs) -> dict[str, Any]:
+    """Start every configured stdio server at once, so that each boots while mcplint loads its
+    rules and walks the files: name -> the process, or the error that kept it from starting.
+    (Processes not handed to ``drive`` must be closed: ``close_unused``.)"""
+    from mcplint.audit.stdio import StdioProcess
+
+    started: dict[str, Any] = {}
+    for spec in specs:
+        if spec.url is None:
+            try:
+                started[spec.name] = StdioProcess(list(spec.command), dict(spec.env), str(spec.cwd))
+            except MCPLintError as err:
+                started[spec.name] = err
+    return started
+
+
+def close_unused(started: dict[str, Any]) -> None:
+    for process in started.values():
+        if not isinstance(process, MCPLintError):
+            process.exit_grace = LISTING_EXIT_GRACE
+            process.close()
+    started.clear()
+
+
+def _session(url, argv, label, env, cwd, headers, settings, recorder, process=None):
     if url is not None:
         from mcplint.audit.http import HttpClient
         from mcplint.audit.session import HttpSession
@@ -70,7 +102,7 @@ def _session(url, argv, label, env, cwd, headers, settings, recorder):
     from mcplint.audit.stdio import StdioProcess
     from mcplint.audit.stdio_session import StdioSession
 
-    return StdioSession(StdioProcess(argv, env, cwd), recorder, settings.timeout, label)
+    return StdioSession(process or StdioProcess(argv, env, cwd), recorder, settings.timeout, label)
 
 
 def _interrupt(signum, frame):
