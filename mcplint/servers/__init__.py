@@ -53,6 +53,7 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, p
     temp_dir = tempfile.mkdtemp(prefix="mcplint-server-")
     record = Path(temp_dir) / f"{spec.name}.jsonl"
     settings = runner.Settings(timeout=spec.timeout)
+    index = _index(spec, root)  # read while the server boots: waiting would cost as much
     try:
         try:
             session = drive(url=spec.url, argv=list(spec.command), label=f"server {spec.name}", env=dict(spec.env),
@@ -60,20 +61,20 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, p
                             log=lambda line: log(f"{spec.name}: {line}"),
                             steps=runner.run if audit else list_everything, process=process)
         except DriveFailed as failed:
-            if not _offline(spec, plan, root, result, str(failed), failed.server_lines):
+            if not _offline(spec, plan, index, result, str(failed), failed.server_lines):
                 result.errors.append(f"server {spec.name}: {failed}")
             return
         result.notes.extend(f"server {spec.name}: {note}" for note in session.notes)
         listing = listing_document(session)
         version = session.session.version
-        _lint_listing(spec, listing, plan, version, root, result, static=False)
+        _lint_listing(spec, listing, plan, version, index, result, static=False)
         if audit:
             _lint_traffic(spec, record, plan, result)
     finally:
         shutil.rmtree(temp_dir, ignore_errors=True)
 
 
-def _lint_listing(spec, listing: dict, plan, version: str | None, root: Path, result: ServersResult,
+def _lint_listing(spec, listing: dict, plan, version: str | None, index, result: ServersResult,
                   static: bool) -> None:
     from mcplint import engine
     from mcplint.document.loader import load_document
@@ -98,14 +99,14 @@ def _lint_listing(spec, listing: dict, plan, version: str | None, root: Path, re
         from mcplint.servers.offline import unknown_parts
 
         findings = [f for f in findings if not unknown_parts(listing, f.pointer)]
-    placer = Placer(spec.name, listing, _index(spec, root))
+    placer = Placer(spec.name, listing, index)
     result.findings.extend(placer.place(f) for f in findings)
     result.sources.update(placer.sources)
     result.files.append(engine.FileReport(name, used, "server", len(listing.get("tools", [])),
                                           engine._manifest_unassessed(chosen, used, manifest)))
     if placer.unplaced:
         result.notes.append(f"server {spec.name}: {placer.unplaced} finding(s) could not be placed in the source "
-                            f"(searched {', '.join(_shown(str(s), root) for s in spec.source)}); "
+                            f"(searched {', '.join(_shown(str(s), index.root) for s in spec.source)}); "
                             f"they are reported on {name}")
 
 
@@ -125,18 +126,18 @@ def _lint_traffic(spec, record: Path, plan, result: ServersResult) -> None:
         result.files.append(report)
 
 
-def _offline(spec, plan, root: Path, result: ServersResult, why: str, server_lines: int) -> bool:
+def _offline(spec, plan, index, result: ServersResult, why: str, server_lines: int) -> bool:
     """A Python server that could not start is read statically; False when that is not possible."""
     if server_lines or spec.url is not None:
         return False  # it started and then failed: that is the server's fault to report
     from mcplint.servers.offline import static_listing
 
-    listing = static_listing(spec, root)
+    listing = static_listing(spec, index)
     if listing is None:
         return False
     result.notes.append(f"server {spec.name} could not be started ({_last_line(why)}); its tools were read from the Python "
                         f"source instead: only names, descriptions, parameters and annotations were checked")
-    _lint_listing(spec, listing, plan, None, root, result, static=True)
+    _lint_listing(spec, listing, plan, None, index, result, static=True)
     return True
 
 

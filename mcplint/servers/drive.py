@@ -22,7 +22,7 @@ LISTINGS = (  # (capability, method, result key) of everything a server lists
 )
 
 
-LISTING_EXIT_GRACE = 0.05  # listing only: the server's own shutdown is not judged, so SIGTERM it at once
+LISTING_EXIT_GRACE = 0.0  # listing only: the server's own shutdown is not judged, so SIGTERM it at once
 
 
 class DriveFailed(MCPLintError):

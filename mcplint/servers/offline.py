@@ -34,13 +34,11 @@ def is_python(command: tuple[str, ...]) -> bool:
     return head.startswith("python") or head in PYTHON_LAUNCHERS or command[0].endswith(".py")
 
 
-def static_listing(spec, root: Path) -> dict[str, list[Any]] | None:
+def static_listing(spec, index) -> dict[str, list[Any]] | None:
     """The listing read from the server's Python source, or None (not Python, nothing found)."""
     if not is_python(spec.command):
         return None
-    from mcplint.source import SourceIndex
-
-    listing = SourceIndex.build(list(spec.source), root).static_listing()
+    listing = index.static_listing()
     if not any(listing.get(key) for key in ("tools", "prompts", "resources")):
         return None
     return {key: value for key, value in listing.items() if value or key == "tools"}
