@@ -24,8 +24,10 @@ class DestructiveToolAnnotatedSafe(ToolRule):
     modifications (write, update, move, commit) only contradict
     `readOnlyHint: true`: the spec defines `destructiveHint: false` as "performs
     only additive updates", which a sent message is (its outward reach is
-    `openWorldHint`). Creating and adding are not treated as effects. The lexicon
-    is in `mcplint.risk`.
+    `openWorldHint`). Creating and adding are not treated as effects. An effect
+    word counts only as a verb: first in the name, or second after a namespace
+    (`git_`, `slack_`). A destructive verb on text (`remove_duplicates`,
+    `truncate_text`) transforms its input and is not an effect either.
 
     ## Bad
     ```json

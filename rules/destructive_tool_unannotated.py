@@ -17,7 +17,8 @@ class DestructiveToolUnannotated(ToolRule):
 
     Reported when the tool's name (or, failing that, its description's leading verb)
     implies destroying, paying or executing, or its description says it executes SQL
-    `DELETE`, `DROP` or `TRUNCATE` statements (see `mcplint.risk`), and its
+    `DELETE`, `DROP` or `TRUNCATE` statements (named in capitals in its first
+    clause: "Execute a DELETE query"), and its
     annotations, if any, set neither `readOnlyHint` nor `destructiveHint`.
 
     ## Bad

@@ -24,7 +24,7 @@ class ReadOnlyToolWritesFile(ToolRule):
     ("Read the file at path"), a search filter `path`, an `output_format` choice,
     an adjective ("a saved file") and sentences saying what the tool does not do
     ("never writes to disk") stay silent. It is a warning because annotations are
-    hints. The lexicon is in `mcplint.risk`.
+    hints.
 
     ## Bad
     ```json
