@@ -109,7 +109,8 @@ def rules_table(rules, link: str = PAGE_LINK) -> str:
 
 def rule_pages(rules) -> dict[str, str]:
     """The files of docs/rules: ``<CODE>.md`` per rule (what `mcplint explain` prints, under a
-    do-not-edit comment naming the docstring it comes from) and a ``README.md`` index."""
+    do-not-edit comment naming the docstring it comes from) and an ``index.md`` with the rules table
+    (the docs site's rules page)."""
     pages = {}
     for rule in rules:
         source = rule.__module__.replace("mcplint_rules.", "rules/", 1).replace(".", "/") + ".py"
@@ -117,14 +118,14 @@ def rule_pages(rules) -> dict[str, str]:
             f"<!-- Generated from the docstring of {rule.__name__} in {source}: edit it there, then run\n"
             f"     MCPLINT_UPDATE_GOLDEN=1 python -m pytest tests/test_rule_pages.py -->\n" + markdown(rule)
         )
-    pages["README.md"] = "\n".join([
+    pages["index.md"] = "\n".join([
         "<!-- Generated from the rule registry: MCPLINT_UPDATE_GOLDEN=1 python -m pytest tests/test_rule_pages.py -->",
         "# mcplint rules",
         "",
         "One page per rule, generated from the rule's docstring: why it matters, bad and good examples",
         "(they run as tests), and its options. `mcplint explain CODE` shows the same page in a terminal.",
-        "Configure rules in `.mcplint.yaml` (`select`, `ignore`, `severity`, `options`); see the",
-        "[configuration section](../../README.md#configuration) of the README.",
+        "Configure rules in `.mcplint.yaml` (`select`, `ignore`, `severity`, `options`): see",
+        "[Configuration](../configuration.md).",
         "",
         rules_table(rules, "{code}.md"),
         "",

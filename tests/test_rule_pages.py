@@ -1,5 +1,6 @@
-"""Rule documentation: docs/rules/<CODE>.md is generated from the registry and kept current;
-SARIF helpUri and the README link to it; `mcplint explain` shows the same page."""
+"""Rule documentation: docs/rules/<CODE>.md and the rules table in docs/rules/index.md are generated
+from the registry and kept current; SARIF helpUri links to the pages; `mcplint explain` shows the same
+page."""
 
 from __future__ import annotations
 
@@ -41,17 +42,26 @@ def test_every_page_is_the_rules_documentation():
         assert f"# {rule.code} {rule.name}\n" in text and "## Bad" in text and "## Good" in text
 
 
-def test_sarif_help_uri_and_readme_links_point_at_the_pages():
+def test_sarif_help_uri_and_the_rules_table_point_at_the_pages():
     assert HELP_URI.endswith("/blob/main/" + docs.PAGE_LINK)
-    readme = (ROOT / "README.md").read_text("utf-8")
-    table = readme[readme.index(docs.README_START):readme.index(docs.README_END)]
-    links = re.findall(r"\[(MCP\d{3})\]\(([^)]+)\)", table)
+    index = (PAGES / "index.md").read_text("utf-8")
+    assert docs.rules_table(BUILTIN, "{code}.md") in index
+    links = re.findall(r"\[(MCP\d{3})\]\(([^)]+)\)", index)
     assert {code for code, _ in links} == {r.code for r in BUILTIN}
     for code, target in links:
-        assert target == f"docs/rules/{code}.md" and (ROOT / target).is_file()
-    index = (PAGES / "README.md").read_text("utf-8")
-    for code, target in re.findall(r"\[(MCP\d{3})\]\(([^)]+)\)", index):
         assert target == f"{code}.md" and (PAGES / target).is_file()
+
+
+# Internal module names (`mcplint.risk`) mean nothing to a user reading a rule's page or `mcplint
+# explain`: the docs say what the rule looks at. `mcplint.lock` is the lock file's name, not a module.
+_INTERNAL = re.compile(r"\bmcplint(?:\.(?!lock\b)[A-Za-z_]|_rules\b)")
+
+
+def test_rule_docs_never_name_internal_modules():
+    named = {rule.code: _INTERNAL.findall(docs.docstring(rule)) for rule in registry.all_rules()}
+    assert {code: found for code, found in named.items() if found} == {}
+    assert _INTERNAL.search("see `mcplint.risk`") and _INTERNAL.search("mcplint_rules")
+    assert not _INTERNAL.search("mcplint check --lock mcplint.lock")
 
 
 def test_explain_piped_prints_the_page_as_markdown():
