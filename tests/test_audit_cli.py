@@ -428,16 +428,15 @@ def test_a_server_that_ignores_its_input_is_killed_when_the_audit_ends(tmp_path)
     assert _tagged(tag) == []
 
 
-# --- the README's example runs on a checkout ------------------------------------------------------------------
-def test_readme_example_audit_runs():
-    """The first command of README's "Auditing a live server" section, as written (with this interpreter)."""
+# --- the docs' example runs on a checkout --------------------------------------------------------------------
+def test_the_documented_audit_example_runs():
+    """The first audit command of docs/audit.md, as written (with this interpreter)."""
     import shlex
 
     from conftest import ROOT
 
     pytest.importorskip("mcp")
-    text = (ROOT / "README.md").read_text("utf-8")
-    section = text[text.index("## Auditing a live server"):]
+    section = (ROOT / "docs" / "audit.md").read_text("utf-8")
     line = next(line for line in section.splitlines() if line.startswith(".venv/bin/mcplint audit"))
     args = shlex.split(line)[1:]
     args = [sys.executable if arg == ".venv/bin/python" else arg for arg in args]

@@ -203,15 +203,15 @@ def test_config_overrides_by_json_pointer_and_unused_entries(tmp_path):
     assert proc.stderr.decode().count("warning") == 1 and "#/tools/0/description" in proc.stderr.decode()
 
 
-def test_the_readme_examples_hold(tmp_path):
+def test_the_documented_examples_hold(tmp_path):
     from conftest import ROOT
 
-    readme = (ROOT / "README.md").read_text("utf-8")
-    section = readme[readme.index("### Suppression comments in YAML"):]
+    readme = (ROOT / "docs" / "baselines.md").read_text("utf-8")
+    section = readme[readme.index("## Suppression comments in YAML"):]
     example = section[section.index("```yaml\n") + 8:section.index("```\n", section.index("```yaml\n") + 8)]
     found, _, _ = _findings(tmp_path, example)
     assert found == set()  # every finding silenced, and no suppression unused
-    section = readme[readme.index("### JSON manifests: config overrides"):]
+    section = readme[readme.index("## JSON manifests: config overrides"):]
     config = section[section.index("```yaml\n") + 8:section.index("```\n", section.index("```yaml\n") + 8)]
     (tmp_path / ".mcplint.yaml").write_text(config)
     (tmp_path / "tools.json").write_text(json.dumps({"tools": [
