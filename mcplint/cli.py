@@ -6,15 +6,87 @@ Only typer and the standard library are imported at module level so that
 
 from __future__ import annotations
 
+import inspect
 import os
+import re
 import sys
 from enum import Enum
 from pathlib import Path
 from typing import List, Optional
 
 import typer
+from typer.core import TyperCommand
 
 from mcplint import __version__
+
+class _Command(TyperCommand):
+    """Usage lines as click writes them (``PATH...``, not typer's ``{paths}...``), and a hint when
+    ``audit`` gets the server's own options without ``--`` in front of its command."""
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        # typer wraps required arguments in braces; a single word needs none
+        return [re.sub(r"^\{([^{}\s]+)\}$", r"\1", piece) for piece in super().collect_usage_pieces(ctx)]
+
+    def parse_args(self, ctx, args):
+        given = list(args)  # click's parser consumes the list
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as err:  # click's NoSuchOption (typer >= 0.28 vendors click: matched by shape)
+            hint = _server_options_hint(self, given, getattr(err, "option_name", None))
+            if hint is None:
+                raise
+            err.message, err.possibilities = hint, None
+            raise
+
+
+def _server_options_hint(command, args: list[str], option: str | None) -> str | None:
+    """For `mcplint audit python3 server.py --tools 3`: the unknown option follows a bare server
+    command, so it belongs to the server; say to put the command after --."""
+    if command.name != "audit" or option is None or "--" in args:
+        return None
+    at = next((i for i, arg in enumerate(args) if arg == option or arg.startswith(option + "=")), None)
+    takes_value = {name for p in command.params if getattr(p, "param_type_name", "") == "option"
+                   and not getattr(p, "is_flag", False) and not getattr(p, "count", False)
+                   for name in (*p.opts, *p.secondary_opts)}
+    words, skip = [], False
+    for arg in args[:at]:
+        if skip:
+            skip = False
+        elif arg in takes_value:
+            skip = True
+        elif not arg.startswith("-"):
+            words.append(arg)
+    if at is None or not words or "://" in words[0]:
+        return None
+    import shlex
+
+    return (f"No such option: {option}. If it is the server's, put the server's command after --: "
+            f"mcplint audit [OPTIONS] -- {shlex.join([*words, *args[at:]])}")
+
+
+_MARKUP = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")  # what rich reads as a style tag (rich.markup.RE_TAGS)
+
+
+def _escape_markup(text: str | None) -> str | None:
+    """rich.markup.escape without importing rich (json and sarif runs never load it):
+    typer renders help as rich markup, which would eat `[tool.mcplint]` and `[default: error]`."""
+    if not text:
+        return text
+    text = _MARKUP.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
+    return text + "\\" if text.endswith("\\") and not text.endswith("\\\\") else text
+
+
+def _escape_help(typer_app: typer.Typer) -> None:
+    """Escape every help text (the app's, each command's docstring, every option and argument)
+    once, here, so that none written later can lose its brackets."""
+    typer_app.info.help = _escape_markup(typer_app.info.help)
+    infos = [typer_app.registered_callback] if typer_app.registered_callback else []
+    for info in [*infos, *typer_app.registered_commands]:
+        info.help = _escape_markup(info.help if info.help is not None else inspect.getdoc(info.callback))
+        for parameter in inspect.signature(info.callback).parameters.values():
+            if hasattr(parameter.default, "help"):  # typer's OptionInfo / ArgumentInfo
+                parameter.default.help = _escape_markup(parameter.default.help)
+
 
 app = typer.Typer(
     name="mcplint",
@@ -64,9 +136,13 @@ def _split(values: Optional[List[str]]) -> list[str]:
     return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
 
 
-@app.command()
+QUIET_HELP = "Print only the findings and a one-line summary (no tables, no checklist); machine formats are unchanged."
+STATISTICS_HELP = "Print how many findings each rule has, most first, and the one-line summary instead of the findings."
+
+
+@app.command(cls=_Command)
 def check(
-    paths: Optional[List[str]] = typer.Argument(None, help="Files or folders to lint; '-' reads standard input. None: the current folder and the servers in the config."),
+    paths: Optional[List[str]] = typer.Argument(None, metavar="[PATH]...", help="Files or folders to lint (manifests, listings, captures); '-' reads standard input. None: the current folder and the servers in the config."),
     format: Format = typer.Option(Format.rich, "--format", "-f", help="Report format."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of standard output."),
     select: Optional[List[str]] = typer.Option(None, "--select", help="Rules to run: codes, code prefixes, names or ALL (comma-separated or repeated)."),
@@ -75,22 +151,24 @@ def check(
     config: Optional[Path] = typer.Option(None, "--config", help="Config file (default: .mcplint.yaml or [tool.mcplint] in pyproject.toml, found upward)."),
     fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Lowest severity that makes the exit code 1 [default: error]."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Say which files were skipped and why."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+    statistics: bool = typer.Option(False, "--statistics", help=STATISTICS_HELP),
     baseline: Optional[Path] = typer.Option(None, "--baseline", help="Report only findings that this baseline file does not list (written by --write-baseline)."),
     write_baseline: Optional[Path] = typer.Option(None, "--write-baseline", help="Write every current finding to this baseline file and exit 0."),
     sarif_output: Optional[Path] = typer.Option(None, "--sarif-output", help="Also write a SARIF report to this file, whatever --format prints."),
-    skip_non_manifests: bool = typer.Option(False, "--skip-non-manifests", help="Treat named files like files found in a folder: skip those that are not MCP manifests, apply include/exclude (for pre-commit)."),
+    skip_non_manifests: bool = typer.Option(False, "--skip-non-manifests", help="Treat named files like files found in a folder: skip those that are not MCP manifests, listings or captures, apply include/exclude (for pre-commit)."),
     lock: Optional[Path] = typer.Option(None, "--lock", help="Report tools added, removed or changed since this lock file (written by `mcplint lock`)."),
     servers: Optional[bool] = typer.Option(None, "--servers/--no-servers", help="Start and lint the servers the config lists (default: only when no paths are given)."),
     servers_only: bool = typer.Option(False, "--servers-only", help="Lint only the configured servers, no files (the mcplint-servers pre-commit hook)."),
     audit: bool = typer.Option(False, "--audit", help="Also run the audit's safe probes on every configured server (as `audit: true` does for one)."),
 ) -> None:
-    """Lint MCP manifests and captures (JSON, YAML, JSONL, HAR) and the servers the config lists."""
+    """Lint MCP manifests (tool, prompt and resource listings in JSON or YAML), captures (JSONL, HAR) and the servers the config lists."""
     from mcplint.commands.check import run_check
 
     code = run_check(
         paths=paths, fmt=format.value, output=output, select=_split(select), ignore=_split(ignore),
         protocol_version=protocol_version, config_path=config,
-        fail_on=fail_on.value if fail_on else None, verbose=verbose,
+        fail_on=fail_on.value if fail_on else None, verbose=verbose, view=_view(format, quiet, statistics),
         baseline=baseline, write_baseline=write_baseline,
         sarif_output=sarif_output, skip_non_manifests=skip_non_manifests,
         lock=lock, servers=servers, servers_only=servers_only, audit=audit,
@@ -98,9 +176,22 @@ def check(
     raise typer.Exit(code)
 
 
-@app.command()
+def _view(format: Format, quiet: bool, statistics: bool) -> str:
+    """What the rich report shows: "full", "quiet" or "statistics". --quiet is ignored by machine
+    formats (they print only the report anyway) and goes with -v (which logs to stderr): the
+    pre-commit hooks pass --quiet, so `args: [-f, github]` or `args: [-v]` must still work.
+    --statistics is refused by machine formats, whose reports count per rule already."""
+    from mcplint.errors import MCPLintError
+
+    if statistics and format is not Format.rich:
+        raise MCPLintError(f"--statistics applies to --format rich; the {format.value} report already counts "
+                           "findings per rule")
+    return "statistics" if statistics else "quiet" if quiet and format is Format.rich else "full"
+
+
+@app.command(cls=_Command)
 def audit(
-    target: List[str] = typer.Argument(..., metavar="URL | -- COMMAND [ARG...]", help="A Streamable HTTP endpoint URL, or -- and the command that starts a stdio server."),
+    target: List[str] = typer.Argument(..., metavar="URL | -- COMMAND [ARG...]", help="A Streamable HTTP endpoint URL, or -- and the command that starts a stdio server (the -- may be left out when the command has no options of its own)."),
     format: Format = typer.Option(Format.rich, "--format", "-f", help="Report format."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of standard output."),
     select: Optional[List[str]] = typer.Option(None, "--select", help="Rules to run: codes, code prefixes, names or ALL (comma-separated or repeated)."),
@@ -118,6 +209,8 @@ def audit(
     probe_rate_limit: Optional[int] = typer.Option(None, "--probe-rate-limit", metavar="N", help="Send up to N cheap requests (N <= 500) within 10 s and report any throttling."),
     sarif_output: Optional[Path] = typer.Option(None, "--sarif-output", help="Also write a SARIF report to this file, whatever --format prints."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log each probe and what it saw to standard error."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+    statistics: bool = typer.Option(False, "--statistics", help=STATISTICS_HELP),
 ) -> None:
     """Audit a live MCP server: run safe probes, record the session, lint it."""
     from mcplint.commands.audit import run_audit
@@ -125,16 +218,17 @@ def audit(
     code = run_audit(
         target=target, fmt=format.value, output=output, select=_split(select), ignore=_split(ignore),
         protocol_version=protocol_version, config_path=config, fail_on=fail_on.value if fail_on else None,
-        verbose=verbose, record=record, env=env or [], cwd=str(cwd) if cwd is not None else None,
+        verbose=verbose, view=_view(format, quiet, statistics), record=record, env=env or [],
+        cwd=str(cwd) if cwd is not None else None,
         headers=header or [], timeout=timeout, call_read_only=call_read_only, allow_calls=allow_calls or [],
         probe_rate_limit=probe_rate_limit, sarif_output=sarif_output,
     )
     raise typer.Exit(code)
 
 
-@app.command()
+@app.command(cls=_Command)
 def lock(
-    paths: List[str] = typer.Argument(..., help="Manifest files or folders to pin (walked like `check`)."),
+    paths: List[str] = typer.Argument(..., metavar="PATH...", help="Manifest files or folders to pin (walked like `check`)."),
     output: Path = typer.Option(Path("mcplint.lock"), "--output", "-o", help="The lock file to write."),
     config: Optional[Path] = typer.Option(None, "--config", help="Config file (its include/exclude apply to walked folders)."),
 ) -> None:
@@ -144,7 +238,7 @@ def lock(
     raise typer.Exit(run_lock(paths=paths, output=output, config_path=config))
 
 
-@app.command()
+@app.command(cls=_Command)
 def init(force: bool = typer.Option(False, "--force", help="Overwrite an existing config file.")) -> None:
     """Write a commented starter .mcplint.yaml for the current folder."""
     from mcplint.commands.init import run_init
@@ -152,7 +246,7 @@ def init(force: bool = typer.Option(False, "--force", help="Overwrite an existin
     raise typer.Exit(run_init(force=force))
 
 
-@app.command()
+@app.command(cls=_Command)
 def rules(
     format: ListFormat = typer.Option(ListFormat.table, "--format", "-f", help="table or json."),
 ) -> None:
@@ -162,12 +256,15 @@ def rules(
     list_rules(format.value)
 
 
-@app.command()
-def explain(rule: str = typer.Argument(..., help="A rule code (MCP201) or name (tool-name-missing).")) -> None:
+@app.command(cls=_Command)
+def explain(rule: str = typer.Argument(..., metavar="RULE", help="A rule code (MCP201) or name (tool-name-missing).")) -> None:
     """Show a rule's documentation."""
     from mcplint.commands.rules import explain_rule
 
     explain_rule(rule)
+
+
+_escape_help(app)
 
 
 def main() -> None:

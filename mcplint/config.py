@@ -187,7 +187,7 @@ def _validate(raw: dict, path: Path, text: str = "") -> Config:
     try:
         model = Model.model_validate(raw)
     except ValidationError as err:
-        raise MCPLintError(f"{path}: {_first_error(err)}") from None
+        raise MCPLintError(f"{path}: {_first_error(err, Model.model_fields)}") from None
     values = {name: getattr(model, name) for name in Model.model_fields}
     root = path.parent.resolve()
     if values["servers"] is not None:
@@ -215,13 +215,17 @@ def _check_glob(pattern: str) -> None:
         raise ValueError(f"pattern {_shown(pattern)} is over {MAX_GLOB_LENGTH} characters")
 
 
-def _first_error(err) -> str:
+def _first_error(err, fields=()) -> str:
+    """The first problem as 'key: message'; an unknown key gets the closest of ``fields``."""
     first = err.errors()[0]
     key = ".".join(str(p) if isinstance(p, int) or (str(p).isprintable() and len(str(p)) <= 60) else _shown(p)
                    for p in first["loc"]) or "(top level)"
     message = first["msg"].removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
-        message = "unknown setting"
+        from mcplint.suggest import did_you_mean
+
+        typed = str(first["loc"][-1]) if first["loc"] else ""
+        message = "unknown setting" + did_you_mean(typed, [name.replace("_", "-") for name in fields])
     return f"{key}: {message}"
 
 
@@ -241,7 +245,7 @@ def rule_options(rule, raw: dict[str, Any] | None, source: str | None):
     try:
         validated = model.model_validate(raw)
     except ValidationError as err:
-        raise MCPLintError(f"{source or 'config'}: options.{rule.name}.{_first_error(err)}") from None
+        raise MCPLintError(f"{source or 'config'}: options.{rule.name}.{_first_error(err, fields)}") from None
     return rule.Options(**{name: getattr(validated, name) for name in fields})
 
 

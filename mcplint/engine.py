@@ -39,12 +39,15 @@ class Plan:
         version = version or config.protocol_version
         if version is not None and version not in versions.VERSIONS:
             raise MCPLintError(f"protocol version {version!r} is not one of {', '.join(versions.VERSIONS)}")
+        where = config.source or "config"
+        for key, tokens in (("select", config.select or ()), ("extend-select", config.extend_select),
+                            ("ignore", config.ignore)):
+            registry.check_selectors(tokens, f"{where}: {key}")  # named here, not as if a flag were wrong
         chosen = registry.select(
             list(select) if select else config.select,
             [*config.ignore, *ignore],
             [] if select else config.extend_select,
         )
-        where = config.source or "config"
         severity: dict[str, Severity] = {}
         for token, level in config.severity.items():
             for rule in _config_rules(token, where, "severity"):
@@ -75,8 +78,8 @@ class Plan:
 def _config_rules(token: str, where: str, key: str) -> list[type[Rule]]:
     try:
         return registry.find(token)
-    except MCPLintError:
-        raise MCPLintError(f"{where}: {key}: unknown rule {token!r}") from None
+    except MCPLintError as err:  # "unknown rule 'X'; did you mean Y? ..."
+        raise MCPLintError(f"{where}: {key}: {err}") from None
 
 
 @dataclass

@@ -87,7 +87,7 @@ def find(token: str) -> list[type[Rule]]:
     else:
         matched = [r for r in rules if r.name == token.lower()]
     if not matched:
-        raise MCPLintError(f"unknown rule selector {token!r} (see `mcplint rules`)")
+        raise MCPLintError(unknown(token))
     return matched
 
 
@@ -96,7 +96,25 @@ def get(token: str) -> type[Rule]:
     for rule in all_rules():
         if rule.code == upper or rule.name == token.strip().lower():
             return rule
-    raise MCPLintError(f"unknown rule {token!r} (see `mcplint rules`)")
+    raise MCPLintError(unknown(token))
+
+
+def unknown(token: str) -> str:
+    """The error for a rule nobody defined, with the closest code or name when one is close."""
+    from mcplint.suggest import did_you_mean
+
+    token = token.strip()
+    choices = [choice for rule in all_rules() for choice in (rule.code, rule.name)]
+    return f"unknown rule {token!r}{did_you_mean(token, choices)} (see `mcplint rules`)"
+
+
+def check_selectors(tokens, where: str) -> None:
+    """Each selector matches a rule, else a one-line error naming ``where`` (--select, a config key)."""
+    for token in tokens:
+        try:
+            find(token)
+        except MCPLintError as err:
+            raise MCPLintError(f"{where}: {err}") from None
 
 
 def select(select: list[str] | None, ignore: list[str], extend_select: list[str] = ()) -> list[type[Rule]]:

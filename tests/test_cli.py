@@ -94,7 +94,7 @@ def test_bad_flags_are_one_line_errors(tmp_path):
     path.write_text(CLEAN)
     for args, fragment in [
         (("--protocol-version", "2023-01-01"), "--protocol-version '2023-01-01' is not one of"),
-        (("--select", "no-such-rule"), "unknown rule selector 'no-such-rule'"),
+        (("--select", "no-such-rule"), "--select: unknown rule 'no-such-rule'"),
         (("--config", str(tmp_path / "missing.yaml")), "config file not found"),
     ]:
         proc = run_mcplint("check", str(path), *args)

@@ -95,7 +95,7 @@ def test_protocol_version_from_config(repo):
     ("protocol-version: 2020-01-01\n", "protocol-version: '2020-01-01' is not one of"),
     ("fail-on: sometimes\n", "fail-on: 'sometimes' is not one of"),
     ("select: MCP101\n", "select: Input should be a valid list"),
-    ("select: [NOPE1]\n", "unknown rule selector 'NOPE1'"),
+    ("select: [NOPE1]\n", "select: unknown rule 'NOPE1'"),
     ("severity:\n  no-such-rule: error\n", "severity: unknown rule 'no-such-rule'"),
     ("- just\n- a list\n", "config must be a mapping"),
     ("select: [unclosed\n", "invalid YAML"),

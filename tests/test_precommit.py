@@ -243,7 +243,7 @@ def test_hook_manifest_is_valid():
     assert result.returncode == 0, result.stdout.decode() + result.stderr.decode()
     hook, servers = _hooks()
     assert hook["id"] == "mcplint" and hook["language"] == "python"
-    assert hook["entry"].split() == ["mcplint", "check", "--skip-non-manifests"]
+    assert hook["entry"].split() == ["mcplint", "check", "--skip-non-manifests", "--quiet"]
     assert hook["types"] == ["text"] and hook["require_serial"] is True
     import re
 
@@ -253,7 +253,7 @@ def test_hook_manifest_is_valid():
 
     # mcplint-servers: runs once on a change to source or config, names no files
     assert servers["id"] == "mcplint-servers" and servers["language"] == "python"
-    assert servers["entry"].split() == ["mcplint", "check", "--servers-only"]
+    assert servers["entry"].split() == ["mcplint", "check", "--servers-only", "--quiet"]
     assert servers["pass_filenames"] is False and servers["require_serial"] is True
     names = ["s.py", "src/a.ts", "b.tsx", "c.js", "d.mjs", "e.cjs", "main.go", "lib.rs", "A.java", "B.kt", "c.rb",
              ".mcplint.yaml", "sub/.mcplint.yml", "pyproject.toml", "package.json",

@@ -40,5 +40,5 @@ def test_selection_by_code_prefix_slug_and_all():
 
 
 def test_unknown_selector_is_a_clear_error():
-    with pytest.raises(MCPLintError, match="unknown rule selector 'no-such-rule'"):
+    with pytest.raises(MCPLintError, match="unknown rule 'no-such-rule'"):
         registry.find("no-such-rule")

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from mcplint import __version__, config as config_module, discovery, engine, reporters
+from mcplint import __version__, config as config_module, discovery, engine, registry, reporters
 from mcplint.audit import options as audit_options
 from mcplint.audit import reasons, runner
 from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
@@ -37,7 +37,7 @@ class AuditFailed(MCPLintError):
         self.audit, self.server_lines = audit, server_lines
 
 def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,
-              record=None, env=(), cwd=None, headers=(), timeout=10.0, call_read_only=False,
+              view="full", record=None, env=(), cwd=None, headers=(), timeout=10.0, call_read_only=False,
               allow_calls=(), probe_rate_limit=None, sarif_output=None) -> int:
     if protocol_version is not None and protocol_version not in VERSIONS:
         raise MCPLintError(f"--protocol-version {protocol_version!r} is not one of {', '.join(VERSIONS)}")
@@ -55,6 +55,8 @@ def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_p
     if cwd is not None and not Path(cwd).is_dir():
         raise MCPLintError(f"--cwd {cwd}: not a directory")
     cfg = config_module.load(Path(config_path) if config_path else config_module.discover())
+    registry.check_selectors(select or (), "--select")
+    registry.check_selectors(ignore or (), "--ignore")
     plan = engine.Plan.build(cfg, select or None, ignore, protocol_version)
     label = url or shlex.join(argv)
     settings = runner.Settings(
@@ -75,10 +77,10 @@ def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_p
             if failed.audit is not None and failed.server_lines:  # never lose the report: findings so far
                 failed.audit.stopped = str(failed)
                 _report(failed.audit, label, url, argv, record_path, record is not None, plan, cfg, fmt, output,
-                        fail_on, sarif_output, partial=True)
+                        fail_on, sarif_output, partial=True, view=view)
             raise MCPLintError(str(failed)) from None
         return _report(audit, label, url, argv, record_path, record is not None, plan, cfg, fmt, output, fail_on,
-                       sarif_output)
+                       sarif_output, view=view)
     finally:
         if temp_dir is not None:
             shutil.rmtree(temp_dir, ignore_errors=True)
@@ -133,7 +135,7 @@ def audit_name(url: str | None, argv: list[str]) -> str:
 
 
 def _report(audit, label, url, argv, record_path: Path, recorded: bool, plan, cfg, fmt, output, fail_on,
-            sarif_output, partial: bool = False) -> int:
+            sarif_output, partial: bool = False, view: str = "full") -> int:
     """Lint the transcript and write the report; ``partial``: of a failed audit, whose own
     error is the one line on stderr (the linter's complaints about a cut transcript are not)."""
     result = engine.run([discovery.Target(str(record_path), True)], plan)
@@ -166,6 +168,7 @@ def _report(audit, label, url, argv, record_path: Path, recorded: bool, plan, cf
         # a stopped audit is an input that could not be read whole: JUnit, GitLab, SARIF and
         # GitHub must say so instead of showing a clean run
         failures=(ReadFailure(label, f"{label}: {audit.stopped}"),) if partial and audit.stopped else (),
+        extra={"view": view},
     )
     text = reporters.render(fmt, result.findings, ctx)
     if partial and fmt == "rich":  # machine formats carry it in summary.audit.stopped

@@ -6,7 +6,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from mcplint import __version__, ci, config as config_module, discovery, engine, reporters
+from mcplint import __version__, ci, config as config_module, discovery, engine, registry, reporters
 from mcplint import baseline as baseline_module, suppressions
 from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
 from mcplint.errors import MCPLintError
@@ -54,7 +54,7 @@ def _add_servers(result, cfg, plan, audit: bool, verbose: bool, started: dict) -
 
 
 def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,
-              baseline=None, write_baseline=None,
+              view="full", baseline=None, write_baseline=None,
               sarif_output=None, skip_non_manifests=False, lock=None, servers=None, servers_only=False,
               audit=False) -> int:
     if protocol_version is not None and protocol_version not in VERSIONS:
@@ -67,6 +67,8 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
     started = _prestart(specs) if with_servers else {}
     try:
         cfg = config_module.load(config_file)
+        registry.check_selectors(select or (), "--select")
+        registry.check_selectors(ignore or (), "--ignore")
         plan = engine.Plan.build(cfg, select or None, ignore, protocol_version)
         known = baseline_module.load_for_check(baseline, write_baseline)  # a bad file fails before linting
         if lock is not None:  # tool pinning: MCP501-MCP503 compare each manifest with the lock
@@ -74,7 +76,7 @@ def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_pa
 
             plan.lock = pinning.load_for_check(lock, plan)
         return _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, write_baseline, sarif_output,
-                      skip_non_manifests, servers_only, audit, with_servers, started)
+                      skip_non_manifests, servers_only, audit, with_servers, started, view)
     finally:
         if started:
             from mcplint.servers.drive import close_unused
@@ -90,7 +92,7 @@ def _prestart(specs) -> dict:
 
 
 def _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, write_baseline, sarif_output,
-           skip_non_manifests, servers_only, audit, with_servers, started) -> int:
+           skip_non_manifests, servers_only, audit, with_servers, started, view="full") -> int:
     targets = discovery.collect([] if servers_only else (paths or ["."]), cfg)
     walk_skipped = targets.skipped  # FIFOs, symlink loops, unreadable folders met while walking
     if skip_non_manifests:  # pre-commit names every JSON/YAML file: skip non-manifests, not fail
@@ -140,7 +142,7 @@ def _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, wri
         # Each report lists these too; with nothing read it has no checklist (summarize) and
         # says so instead of looking like a clean run. The exit code is 2 either way.
         failures=tuple(read_failures(result.errors, _input_names(targets))) if result.errors else (),
-        extra={"anchors": anchors} if anchors else {},
+        extra={"anchors": anchors, "view": view} if anchors else {"view": view},
     )
     text = reporters.render(fmt, result.findings, ctx)
     write_report(text, output)

@@ -95,13 +95,14 @@ def render(found: dict[str, str], broken: list[str], servers=()) -> str:
     ]
     if found:
         width = max(len(p) for p in list(found)[:MAX_LISTED])
-        out.append(f"# MCP manifests found here ({len(found)}):")
+        out.append(f"# MCP manifests (tool, prompt or resource listings) found here ({len(found)}):")
         out += [f"#   {path:<{width}}  protocol {version}" for path, version in list(found.items())[:MAX_LISTED]]
         if len(found) > MAX_LISTED:
             out.append(f"#   ... and {len(found) - MAX_LISTED} more")
     else:
-        out.append("# No MCP manifests were found here yet; `mcplint check PATH` lints manifests (JSON, YAML)")
-        out.append("# and captures (JSONL, HAR).")
+        out.append("# No MCP manifests were found here yet. `mcplint check PATH` lints manifests (tool, prompt")
+        out.append("# and resource listings in JSON or YAML) and captures (JSONL, HAR); `mcplint check` alone")
+        out.append("# also starts and lints the servers listed under servers: below.")
     if broken:
         out.append("# Files that look like manifests but do not load (fix or exclude them):")
         out += [f"#   {line}" for line in broken[:MAX_LISTED]]
@@ -111,7 +112,7 @@ def render(found: dict[str, str], broken: list[str], servers=()) -> str:
     out.append("# Folders walked by `mcplint check .` lint only files matching include and not exclude")
     out.append("# (files named on the command line are always linted).")
     out.append(_line(f"include: [{', '.join(_flow(g) for g in globs)}]",
-                     "the folders holding the manifests above" if globs else "[] = every JSON/YAML file"))
+                     "the folders holding the manifests above" if globs else "[] = every JSON, YAML, JSONL and HAR file"))
     out.append(_line("exclude: []", 'e.g. ["examples/**"]'))
     out.append("")
     from mcplint.servers.detect import render as render_servers

@@ -32,7 +32,15 @@ def list_rules(fmt: str) -> None:
         table.add_column(column, overflow="fold")
     for rule in rules:
         table.add_row(rule.code, rule.name, ",".join(map(str, rule.checklist)) or "-", rule.severity.value, rule.summary())
-    Console(width=None if sys.stdout.isatty() else 160).print(table)
+    if sys.stdout.isatty():
+        Console().print(table)
+        return
+    import io
+
+    # piped: plain text of a fixed width, without the padding rich puts after the last column
+    console = Console(file=io.StringIO(), width=160, color_system=None, _environ={})
+    console.print(table)
+    sys.stdout.write("".join(line.rstrip() + "\n" for line in console.file.getvalue().splitlines()))
 
 
 def explain_rule(token: str) -> None:

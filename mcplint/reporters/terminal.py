@@ -6,6 +6,9 @@
        |               ^^^^^^^^
        = pointer: /tools/1/name   tool: search   checklist: 1
 
+``ctx.extra["view"]``: "full" (the default); "quiet": the findings and the one-line summary only;
+"statistics": one line per rule (most findings first, like `ruff --statistics`), then that line.
+
 Pure: the CLI has already decided ``ctx.color`` and ``ctx.width``; nothing here reads
 the environment. Diagnostics are built as (text, style) segments and styled with rich's
 own ``Style.render`` (cheap enough for tens of thousands of findings); the summary and
@@ -51,36 +54,44 @@ Segments = list  # [(text, style or None), ...]: one output line
 
 
 def render(findings, ctx) -> str:
-    out = io.StringIO()
+    view = ctx.extra.get("view", "full")  # or "quiet", "statistics": see the module docstring
+    rows = _statistics(findings) if view == "statistics" else _findings(findings, ctx, view == "full")
+    head = "".join(_emit(row, ctx.color) + "\n" for row in rows)
+    console = Console(
+        file=io.StringIO(), force_terminal=ctx.color, color_system="standard" if ctx.color else None,
+        no_color=not ctx.color, width=ctx.width, height=25, highlight=False, markup=False, emoji=False,
+        legacy_windows=False, _environ={},  # no COLUMNS, NO_COLOR, FORCE_COLOR, TERM...: the context decides
+    )
+    if view == "full":
+        _summary(console, findings, ctx.summary or {})
+        _checklist(console, (ctx.summary or {}).get("checklist", ()))
+    else:
+        console.print(_headline(findings, ctx.summary or {}), soft_wrap=True)
+    return head + "\n".join(_rstrip(line) for line in console.file.getvalue().split("\n"))
+
+
+def _findings(findings, ctx, headings: bool) -> list[Segments]:
     by_file: dict[str, list] = {}
     for finding in findings:
         by_file.setdefault(finding.path, []).append(finding)
+    rows: list[Segments] = []
     for path, group in by_file.items():
         source = ctx.sources.get(path)
         lines = source.split("\n") if isinstance(source, str) else source  # or a capture's SparseLines
-        rows = [_file_heading(path, group), []]
+        rows += [_file_heading(path, group), []] if headings else []
         for finding in group:
-            rows.extend(_diagnostic(finding, lines, ctx.width))
-            rows.append([])
-        out.write("".join(_emit(row, ctx.color) + "\n" for row in rows))
+            rows += [*_diagnostic(finding, lines, ctx.width), []]
+    return rows
 
-    console = Console(
-        file=io.StringIO(),
-        force_terminal=ctx.color,
-        color_system="standard" if ctx.color else None,
-        no_color=not ctx.color,
-        width=ctx.width,
-        height=25,
-        highlight=False,
-        markup=False,
-        emoji=False,
-        legacy_windows=False,
-        _environ={},  # no COLUMNS, NO_COLOR, FORCE_COLOR, TERM...: the context decides
-    )
-    _summary(console, findings, ctx.summary or {})
-    _checklist(console, (ctx.summary or {}).get("checklist", ()))
-    out.write("\n".join(_rstrip(line) for line in console.file.getvalue().split("\n")))
-    return out.getvalue()
+
+def _statistics(findings) -> list[Segments]:
+    """One row per rule: count, code, name; most findings first, then by code; then a blank row."""
+    counts, names = Counter(f.code for f in findings), {f.code: f.name for f in findings}
+    width, code_width = len(str(max(counts.values(), default=0))), max(map(len, counts), default=0)
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    rows = [[(f"{n:>{width}}  ", None), (code.ljust(code_width), "bold"), (f"  {safe(names[code])}", None)]
+            for code, n in ranked]
+    return [*rows, []] if rows else []
 
 
 @lru_cache(maxsize=None)
@@ -312,22 +323,17 @@ def safe(value: str) -> str:
 # ---------------------------------------------------------------- summary
 
 
-def _summary(console: Console, findings, summary: dict) -> None:
+def _headline(findings, summary: dict) -> Text:
+    """The one-line summary: what was found in what."""
     scope, extra = scope_text(summary)
-
     if nothing_read(summary):  # not "no problems": nothing was looked at
         line = Text("Nothing was linted", style="bold red")
         line.append(f": {plural(summary['errors'], 'file')} could not be read (the errors are on standard error).")
-        console.print(line, soft_wrap=True)
-        console.print()
-        return
+        return line
     if not findings:
         line = Text("No problems found", style="bold green")
         line.append(f" in {scope}{extra}.")
-        console.print(line, soft_wrap=True)
-        console.print()
-        return
-
+        return line
     counts = Counter(f.severity.value for f in findings)
     line = Text("Found ")
     line.append(plural(len(findings), "problem"), style="bold")
@@ -336,9 +342,14 @@ def _summary(console: Console, findings, summary: dict) -> None:
         line.append(", " if i else "")
         line.append(plural(counts[level], level), style=SEVERITY_STYLE[level])
     line.append(f") in {scope}{extra}.")
-    console.print(line, soft_wrap=True)
-    console.print()
+    return line
 
+
+def _summary(console: Console, findings, summary: dict) -> None:
+    console.print(_headline(findings, summary), soft_wrap=True)
+    console.print()
+    if not findings or nothing_read(summary):
+        return
     rules: dict[str, tuple[str, Counter]] = {}
     for f in findings:
         rules.setdefault(f.code, (f.name, Counter()))[1][f.severity.value] += 1

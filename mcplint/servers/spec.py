@@ -63,7 +63,10 @@ def parse_servers(raw: Any, root: Path, config_text: str = "") -> list[ServerSpe
             raise ValueError(f"{where}: expected a mapping with name and command or url")
         unknown = [str(key) for key in entry if key not in KEYS]
         if unknown:
-            raise ValueError(f"{where}.{unknown[0]}: unknown setting (known: {', '.join(KEYS)})")
+            from mcplint.suggest import did_you_mean
+
+            hint = did_you_mean(unknown[0], KEYS)
+            raise ValueError(f"{where}.{unknown[0]}: unknown setting{hint} (known: {', '.join(KEYS)})")
         spec = _one(entry, where, root, config_text)
         if spec.name in names:
             raise ValueError(f"{where}.name: {spec.name!r} is used by another server")
