@@ -180,6 +180,9 @@ def test_hook_passes_on_good_manifests_and_unrelated_files(try_repo):
     # .mcplint.yaml and a log in JSONL skipped; tools.py never passed (it would be exit 2)
     assert "in 2 manifests and 1 capture" in hook and "5 files skipped" in hook, hook
     assert "tools.py" not in output
+    # --quiet: a passing run prints its one summary line and nothing else
+    printed = [line for line in hook.splitlines() if line.strip() and not line.startswith("- duration:")]
+    assert len(printed) == 1 and printed[0].startswith("No problems found in 2 manifests and 1 capture"), hook
 
 
 def test_hook_fails_on_a_bad_manifest(try_repo):
@@ -189,6 +192,7 @@ def test_hook_fails_on_a_bad_manifest(try_repo):
     assert "Failed" in output and "- exit code: 1" in output
     assert "mcp/bad.json:" in hook and "in 3 manifests and 1 capture" in hook and "5 files skipped" in hook, hook
     assert "tools.py" not in output and "package.json" not in hook
+    assert "Checklist" not in hook and hook.rstrip().splitlines()[-1].startswith("Found "), hook  # --quiet
 
 
 @pytest.mark.parametrize("name", ["good", "bad"])
