@@ -85,6 +85,7 @@ class HttpClient:
         self._watchdog: _Watchdog | None = None
         self._sock: socket.socket | None = None  # the exchange's socket (a response may outlive conn.sock)
         self._used = False  # the open connection has served a request (a retry is safe once)
+        self.responses = 0  # responses whose status line arrived: has the server answered anything at all?
 
     # -- the one entry point ---------------------------------------------------
     def exchange(self, method: str, message: Any = None, *, raw: str | None = None, timeout: float,
@@ -191,6 +192,7 @@ class HttpClient:
                 conn.endheaders(body)
                 response = conn.getresponse()
                 self._used = True
+                self.responses += 1
                 return response, sock
             except (TimeoutError, socket.timeout):
                 self.close()

@@ -5,6 +5,15 @@ Era detection (spec-requirements §1): ``server/discover`` first, with the
 *anything else* (any error code, any HTTP status, a timeout) means falling back to
 ``initialize``. ``--protocol-version`` skips the guess.
 
+A server that has answered nothing at all is given up on as soon as that can be told from
+a handshake-era server staying silent on purpose. Over HTTP every server answers a POST with
+some status, so no response to ``server/discover`` ends the audit there. Over stdio a
+handshake-era server may ignore ``server/discover`` before ``initialize`` without a word (the
+2026-07-28 backward-compatibility rule counts silence as legacy), so ``initialize`` still
+follows; only if it too gets not a byte on stdout does the audit end, without the second offer.
+(Sending ``initialize`` before the silence is over would be faster, but it would reach modern
+servers slow to start and put an ``initialize`` in their transcripts.)
+
 The handshake doubles as the unsupported-version probe: unless a version is forced,
 ``initialize`` first offers a version that does not exist, and a compliant server
 answers with one it supports (LIFE-03), which is then the session's version. A
@@ -18,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from mcplint import progress
 from mcplint.audit import probes
 from mcplint.audit.safety import CallPlan, plan_calls
 from mcplint.audit.session import CLIENT_INFO, HttpSession, Reply, Session
@@ -110,6 +120,7 @@ class Audit:
         self.log(f"{name}: skipped ({why})")
 
     def probe(self, name: str, function, *args) -> None:
+        progress.stage(f"probe: {name}")
         self.ran(name, function(self, *args))
 
 
@@ -132,9 +143,14 @@ def run(audit: Audit) -> Audit:
 # -- era, version, handshake ------------------------------------------------------------
 def establish(audit: Audit) -> bool:
     session, forced = audit.session, audit.settings.protocol_version
+    stdio = isinstance(session, StdioSession)
+    progress.stage("starting the server" if stdio and not session.heard else "", requests=True)
     if forced is None or is_stateless(forced):
         version = forced or LATEST
         reply = session.request("server/discover", None, version=version)
+        if reply.timed_out and not session.heard and (forced is not None or not stdio):
+            raise _answered_nothing(audit, ["server/discover"])
+        progress.stage("no answer to server/discover" if reply.timed_out else "", requests=True)
         _fatal_http(audit, reply, "server/discover")
         result = reply.result if reply.ok and isinstance(reply.result, dict) else None
         supported = result.get("supportedVersions") if result is not None else None
@@ -160,6 +176,9 @@ def _initialize(audit: Audit, forced: str | None) -> bool:
         params = {"protocolVersion": offer, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
         probe = "unsupported-version" if offer == probes.BAD_VERSION else None
         reply = session.request("initialize", params, probe=probe)
+        if reply.timed_out and not session.heard:  # server/discover went unanswered too, if it was sent
+            asked = ["initialize"] if forced and not is_stateless(forced) else ["server/discover", "initialize"]
+            raise _answered_nothing(audit, asked)
         if reply.timed_out and offer == offers[-1]:
             raise audit._stopped("initialize")
         if _fatal_http(audit, reply, "initialize") is False:
@@ -223,6 +242,16 @@ def _fatal_http(audit: Audit, reply: Reply, what: str) -> bool | None:
     return None
 
 
+def _answered_nothing(audit: Audit, asked: list[str]) -> ServerError:
+    """The server has not answered a single request (stdio: not a byte on stdout; HTTP: no response)."""
+    waits = ", nor ".join(f"{'no answer ' if not i else ''}to {what} within {audit.timeout:g} s"
+                          for i, what in enumerate(asked))
+    message = f"the server answered nothing: {waits}; if it is slow to start, give it a longer timeout"
+    if isinstance(audit.session, StdioSession):
+        return audit.session.answered_nothing(message)
+    return ServerError(_prefix(audit) + message)
+
+
 def _prefix(audit: Audit) -> str:
     return f"{audit.session.client.url}: " if isinstance(audit.session, HttpSession) else ""
 
@@ -254,7 +283,8 @@ def list_all(audit: Audit, method: str, key: str) -> list[Any]:
     """Every page, following nextCursor (bounded; a repeated cursor ends the loop)."""
     items: list[Any] = []
     cursor, seen = None, set()
-    for _ in range(MAX_PAGES):
+    for page in range(1, MAX_PAGES + 1):
+        progress.stage(f"listing {_LISTED.get(key, key)}" + (f" (page {page})" if page > 1 else ""))
         reply = audit.request(method, {"cursor": cursor} if cursor is not None else None)
         result = reply.result if reply.ok and isinstance(reply.result, dict) else None
         if result is None:
@@ -272,6 +302,9 @@ def list_all(audit: Audit, method: str, key: str) -> list[Any]:
     return items
 
 
+_LISTED = {"resourceTemplates": "resource templates"}
+
+
 # -- probes ---------------------------------------------------------------------------------
 def run_probes(audit: Audit) -> None:
     session, settings = audit.session, audit.settings
@@ -286,6 +319,7 @@ def run_probes(audit: Audit) -> None:
         audit.probe("malformed-json", probes.malformed_json_http)
         audit.probe("invalid-request", probes.invalid_request_http)
     else:
+        progress.stage("probe: malformed-json, invalid-request")
         malformed, invalid = probes.bad_messages_stdio(audit)
         audit.ran("malformed-json", malformed)
         audit.ran("invalid-request", invalid)

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcplint import __version__
+from mcplint import __version__, progress
 from mcplint.audit.http import HttpClient, HttpReply
 from mcplint.audit.stdio import ServerError, printable, quoted
 
@@ -128,6 +128,11 @@ class Session:
     def send(self, message: Any, **options) -> Reply:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    @property
+    def heard(self) -> bool:
+        """Whether the server has answered anything at all yet (stdio: a byte on stdout; HTTP: a response)."""
+        return False  # pragma: no cover - abstract
+
     def within_audit(self, timeout: float | None) -> float:
         """An exchange's timeout, cut to what is left of the audit's overall time."""
         left = self.ends_at - time.monotonic()
@@ -165,6 +170,10 @@ class HttpSession(Session):
         self.session_id: str | None = None
         self.redirect: str | None = None  # the first 3xx seen, described for the user
 
+    @property
+    def heard(self) -> bool:
+        return self.client.responses > 0
+
     def headers_for(self, message: Any, version: str | None = None) -> dict[str, str]:
         headers: dict[str, str] = {}
         if self.session_id is not None:
@@ -195,6 +204,8 @@ class HttpSession(Session):
         options = {}
         if accept is not None:
             options["accept"] = accept
+        progress.request(message.get("method") if isinstance(message, dict) else None,
+                         message.get("params") if isinstance(message, dict) else None)
         try:
             http_reply = self.client.exchange(
                 method, message, raw=raw, timeout=timeout or self.timeout, headers=sent_headers, omit=omit,
@@ -203,6 +214,8 @@ class HttpSession(Session):
             )
         except TimeoutError:
             return Reply(timed_out=True)
+        finally:
+            progress.answered()
         reply = Reply(status=http_reply.status, headers=http_reply.headers, http=http_reply)
         if 300 <= http_reply.status < 400 and self.redirect is None:
             what = message.get("method") if isinstance(message, dict) else method

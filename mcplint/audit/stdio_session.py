@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from mcplint import progress
 from mcplint.audit.session import Reply, Session, _is_response, _is_server_request
 from mcplint.audit.stdio import ServerError, StdioProcess
 
@@ -43,7 +44,15 @@ class StdioSession(Session):
         request_id = message.get("id") if isinstance(message, dict) and "method" in message else None
         if request_id is None or not wait:
             return Reply()
-        return self.await_response(request_id, timeout or self.timeout, message.get("method"))
+        progress.request(message.get("method"), message.get("params"))
+        try:
+            return self.await_response(request_id, timeout or self.timeout, message.get("method"))
+        finally:
+            progress.answered()
+
+    @property
+    def heard(self) -> bool:
+        return self.process.bytes_read > 0
 
     def await_response(self, request_id: Any, timeout: float, what: str | None = None) -> Reply:
         deadline = time.monotonic() + timeout
@@ -155,6 +164,11 @@ class StdioSession(Session):
     def stopped_answering(self, what: str) -> ServerError:
         return ServerError(self._with_stderr(f"the server stopped answering: no answer to {what} within {self.timeout:g} s"))
 
+    def answered_nothing(self, message: str) -> ServerError:
+        """The server never said a word: no shutdown worth waiting to observe (SIGTERM at once)."""
+        self.process.exit_grace = 0
+        return ServerError(self._with_stderr(message))
+
     def _with_stderr(self, message: str) -> str:
         """One line: the tail is neutralized (a newline in it could start a CI workflow command)."""
         tail = self.process.stderr_tail()
@@ -163,6 +177,7 @@ class StdioSession(Session):
         return f"{message}; its stderr ends with: {tail}"
 
     def close(self) -> None:
+        progress.stage("stopping the server")
         self.process.close()
 
 

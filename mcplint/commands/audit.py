@@ -106,12 +106,15 @@ def _split_names(values) -> list[str]:
 
 
 def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path: Path, verbose: bool):
+    from mcplint import progress
     from mcplint.servers.drive import DriveFailed, drive
 
     log = (lambda line: print(f"mcplint: audit: {line}", file=sys.stderr)) if verbose else (lambda line: None)
     try:
-        audit = drive(url=url, argv=argv, label=label, env=server_env, cwd=cwd, headers=user_headers,
-                      settings=settings, record_path=record_path, log=log, steps=runner.run)
+        with progress.shown():  # a spinner saying what the audit waits for, on a terminal only
+            progress.stage("starting the server" if url is None else f"connecting to {url}")
+            audit = drive(url=url, argv=argv, label=label, env=server_env, cwd=cwd, headers=user_headers,
+                          settings=settings, record_path=record_path, log=log, steps=runner.run)
     except DriveFailed as failed:
         raise AuditFailed(str(failed), failed.audit, failed.server_lines) from None
     for note in audit.notes:

@@ -33,16 +33,21 @@ class ServersResult:
 def lint_servers(specs, plan, *, audit: bool = False, config_source: str | None = None, root: Path | None = None,
                  log=lambda line: None, started: dict | None = None) -> ServersResult:
     """``started``: stdio servers already started (drive.prestart), taken from it as used."""
+    from mcplint import progress
+
     result = ServersResult()
     started = started if started is not None else {}
-    for spec in specs:
-        if config_source and spec.line:
-            shown_config = _shown(config_source, root)
-            result.anchors[f"server:{spec.name}"] = result.anchors[f"audit:{spec.name}"] = (shown_config, spec.line)
-        try:
-            _lint_one(spec, plan, audit or spec.audit, root or Path.cwd(), result, log, started.pop(spec.name, None))
-        except RecursionError:
-            result.errors.append(f"server {spec.name}: its listing is nested too deeply")
+    with progress.shown():  # a spinner saying which server is waited for, and on what (terminals only)
+        for spec in specs:
+            if config_source and spec.line:
+                shown_config = _shown(config_source, root)
+                result.anchors[f"server:{spec.name}"] = result.anchors[f"audit:{spec.name}"] = (shown_config, spec.line)
+            progress.scope(f"server {spec.name}")
+            progress.stage("starting" if spec.url is None else "connecting")
+            try:
+                _lint_one(spec, plan, audit or spec.audit, root or Path.cwd(), result, log, started.pop(spec.name, None))
+            except RecursionError:
+                result.errors.append(f"server {spec.name}: its listing is nested too deeply")
     return result
 
 
