@@ -235,3 +235,38 @@ def test_init_detects_a_typescript_sdk_server(tmp_path):
     assert run_mcplint("init", cwd=repo).returncode == 0
     text = (repo / ".mcplint.yaml").read_text(encoding="utf-8")
     assert 'command: ["node", "server.mjs"]' in text
+
+
+def test_a_tools_only_stateless_server_gets_no_envelope_findings_and_enum_names_are_followed(tmp_path):
+    """A listing that holds only tools has the shape of a tools/list result, but its envelope
+    (resultType, ttlMs, cacheScope) is mcplint's own rebuild: MCP109 must not judge it. And a
+    tool named through an Enum member (`name=Tools.STATUS.value`, as mcp-server-git does) is
+    found at its function, not at the Enum's string."""
+    repo = tmp_path / "enum-server"
+    repo.mkdir()
+    (repo / "server.py").write_text('''from enum import Enum
+
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("enum-tools")
+
+
+class Tools(str, Enum):
+    STATUS = "git_status"
+
+
+@mcp.tool(name=Tools.STATUS.value, description="Show the working tree status of a repository")
+def status(repo_path: str) -> str:
+    return repo_path
+
+
+if __name__ == "__main__":
+    mcp.run()
+''', encoding="utf-8")
+    (repo / ".mcplint.yaml").write_text(
+        f"servers:\n  - name: enum\n    command: [{json.dumps(sys.executable)}, server.py]\n", encoding="utf-8")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    assert proc.returncode == 1, proc.stderr.decode()
+    located = _located(proc)
+    assert not any(code == "MCP109" for code, *_ in located), located
+    assert ("MCP311", "server.py", 13, 12, "/tools/0/inputSchema/properties/repo_path") in located, located

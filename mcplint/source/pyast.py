@@ -84,6 +84,11 @@ def constants(tree: ast.Module) -> dict[str, ast.AST]:
                 found[target.id] = statement.value
         elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value:
             found[statement.target.id] = statement.value
+        elif isinstance(statement, ast.ClassDef):  # Enum members: name=Tools.STATUS.value (mcp-server-git)
+            for member in statement.body:
+                if (isinstance(member, ast.Assign) and len(member.targets) == 1
+                        and isinstance(member.targets[0], ast.Name)):
+                    found[f"{statement.name}.{member.targets[0].id}"] = member.value
     return found
 
 
@@ -92,9 +97,20 @@ def resolve(node: ast.AST | None, names: dict[str, ast.AST]) -> ast.AST | None:
     for _ in range(4):
         if isinstance(node, ast.Name) and node.id in names:
             node = names[node.id]
+        elif isinstance(node, ast.Attribute) and (key := _member(node)) in names:
+            node = names[key]
         else:
             break
     return node
+
+
+def _member(node: ast.Attribute) -> str | None:
+    """``Cls.MEMBER`` or ``Cls.MEMBER.value`` as the key ``constants`` files a class member under."""
+    if node.attr == "value" and isinstance(node.value, ast.Attribute):
+        node = node.value
+    if isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
 
 
 def literal(node: ast.AST | None, names: dict[str, ast.AST] | None = None):
