@@ -72,7 +72,8 @@ def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_p
         record_path = Path(record)
     try:
         try:
-            audit = _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path, verbose)
+            audit = _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path, verbose,
+                           quiet=view == "quiet")
         except AuditFailed as failed:
             if failed.audit is not None and failed.server_lines:  # never lose the report: findings so far
                 failed.audit.stopped = str(failed)
@@ -105,13 +106,14 @@ def _split_names(values) -> list[str]:
     return [part.strip() for value in values or () for part in value.split(",") if part.strip()]
 
 
-def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path: Path, verbose: bool):
+def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path: Path, verbose: bool,
+           quiet: bool = False):
     from mcplint import progress
     from mcplint.servers.drive import DriveFailed, drive
 
     log = (lambda line: print(f"mcplint: audit: {line}", file=sys.stderr)) if verbose else (lambda line: None)
     try:
-        with progress.shown():  # a spinner saying what the audit waits for, on a terminal only
+        with progress.shown(enabled=not quiet):  # a spinner saying what the audit waits for, on a terminal only
             progress.stage("starting the server" if url is None else f"connecting to {url}")
             audit = drive(url=url, argv=argv, label=label, env=server_env, cwd=cwd, headers=user_headers,
                           settings=settings, record_path=record_path, log=log, steps=runner.run)

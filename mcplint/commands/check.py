@@ -36,12 +36,12 @@ def _wants_servers(paths, servers, servers_only: bool, audit: bool, specs, confi
     return wanted and bool(specs)
 
 
-def _add_servers(result, cfg, plan, audit: bool, verbose: bool, started: dict) -> dict:
+def _add_servers(result, cfg, plan, audit: bool, verbose: bool, started: dict, quiet: bool = False) -> dict:
     """Lint every configured server into ``result``; the config entries reports anchor to."""
     from mcplint.servers import lint_servers
 
     log = (lambda line: print(printable(f"mcplint: server {line}"), file=sys.stderr)) if verbose else (lambda line: None)
-    found = lint_servers(cfg.servers, plan, audit=audit, config_source=cfg.source, root=cfg.root, log=log,
+    found = lint_servers(cfg.servers, plan, audit=audit, config_source=cfg.source, root=cfg.root, log=log, quiet=quiet,
                          started=started)
     result.findings.extend(found.findings)
     result.findings.sort(key=lambda f: f.sort_key)
@@ -99,7 +99,7 @@ def _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, wri
         targets = ci.as_walked(targets, cfg)
     result = engine.run(targets, plan)
     result.skipped[:0] = walk_skipped
-    anchors = _add_servers(result, cfg, plan, audit, verbose, started) if with_servers else {}
+    anchors = _add_servers(result, cfg, plan, audit, verbose, started, view == "quiet") if with_servers else {}
     if plan.lock is not None:
         from mcplint import pinning
 

@@ -34,13 +34,13 @@ class ServersResult:
 
 
 def lint_servers(specs, plan, *, audit: bool = False, config_source: str | None = None, root: Path | None = None,
-                 log=lambda line: None, started: dict | None = None) -> ServersResult:
+                 log=lambda line: None, started: dict | None = None, quiet: bool = False) -> ServersResult:
     """``started``: stdio servers already started (drive.prestart), taken from it as used."""
     from mcplint import progress
 
     result = ServersResult()
     started = started if started is not None else {}
-    with progress.shown():  # a spinner saying which server is waited for, and on what (terminals only)
+    with progress.shown(enabled=not quiet):  # a spinner saying which server is waited for, and on what (terminals only)
         for spec in specs:
             if config_source and spec.line:
                 shown_config = _shown(config_source, root)
