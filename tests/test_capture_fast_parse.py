@@ -1,0 +1,40 @@
+"""Transcript lines parsed with orjson read exactly as with the stdlib json: where they would
+differ (big integers, NaN, lone surrogates, deep nesting, bad bytes) the line goes to json."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcplint.capture import jsonl
+
+LINES = [
+    b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}',
+    b'{"jsonrpc": "2.0", "id": 123456789012345678901234567890, "result": {}}',
+    b'{"jsonrpc": "2.0", "id": -9223372036854775809, "result": {}}',
+    b'{"jsonrpc": "2.0", "id": 1, "result": {"x": NaN, "y": Infinity, "z": 1e400}}',
+    b'{"jsonrpc": "2.0", "id": 1, "result": {"text": "\\ud800 alone"}}',
+    b'{"a": 1, "a": 2, "from": "client", "message": {"jsonrpc": "2.0", "method": "x"}}',
+    b'\xef\xbb\xbf{"jsonrpc": "2.0", "id": 1, "method": "ping"}',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "caf\xe9"}',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "ping"',
+    b'[' * 600 + b']' * 600,
+    b'[' * 5000 + b']' * 5000,
+    b'{"from": "server", "message": null, "http": {"status": 202}}',
+    b'"just a string"',
+    b'\x1c',
+    b'{"jsonrpc": "2.0", "id": 1.0, "result": {"v": [-0.0, 5e-324, 0.1e1]}} \r',
+]
+
+
+def _parsed(line: bytes):
+    record, column = jsonl.parse_line(3, line, len(line), 1 << 20)
+    if record is None:
+        return None, column
+    return (record.base, record.sender, repr(record.message), record.http, record.problem, record.size), column
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_fast_parse_reads_like_json(line, monkeypatch):
+    fast = _parsed(line)
+    monkeypatch.setattr(jsonl, "_fast_loads", None)
+    assert fast == _parsed(line)
