@@ -28,7 +28,11 @@ def plausible_versions(manifest: Manifest) -> tuple[str, ...]:
     """Every version a document that declares none may have been written for: a result
     with `resultType` is 2026-07-28, one without is handshake-era, a bare tool list any;
     and the tool fields it uses date it (`annotations` from 2025-03-26, `icons` from
-    2025-11-25)."""
+    2025-11-25). Computed once per document."""
+    return manifest.memo("plausible-versions", lambda: _plausible_versions(manifest))
+
+
+def _plausible_versions(manifest: Manifest) -> tuple[str, ...]:
     from mcplint.tool_fields import TOOL_FIELDS
 
     result = manifest.result

@@ -70,7 +70,7 @@ class Facts:
 
     __slots__ = ("dialect", "declared", "fast_valid", "strict", "base", "resource", "refs", "idioms",
                  "arrays_without_items", "resources", "anchors", "undescribed", "untyped", "free_form",
-                 "hinted", "required_gaps")
+                 "hinted", "required_gaps", "base_valid", "draft07", "tuple_items")
 
     def __init__(self, dialect: str, declared: str | None) -> None:
         self.dialect = dialect
@@ -89,6 +89,27 @@ class Facts:
         self.free_form: list[tuple[tuple, str]] = []
         self.hinted: list[tuple[tuple, str]] = []  # names that may imply a format (url, path, date...)
         self.required_gaps: list[tuple] = []  # objects whose `required` names are not all in `properties`
+        # What the walk finds whatever the dialect; ``settle`` derives the dialect's view from it.
+        self.base_valid = True  # fast_valid before the dialect's own checks
+        self.draft07: list[tuple[tuple, str]] = []  # the idioms, if the dialect looks for them
+        self.tuple_items = False  # an array-form `items` (not valid in 2020-12)
+
+    def settle(self) -> "Facts":
+        """Set the dialect-dependent facts from what the walk found."""
+        self.base_valid = self.fast_valid
+        self.fast_valid = self.base_valid and not (self.strict and self.tuple_items)
+        self.idioms = self.draft07 if self.strict else []
+        return self
+
+    def in_dialect(self, dialect: str) -> "Facts":
+        """These facts for the same schema in another default dialect (no second walk)."""
+        other = Facts.__new__(Facts)
+        for name in Facts.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.dialect = dialect
+        other.strict = dialect == DRAFT2020
+        other.fast_valid = self.base_valid  # both default dialects are FAST_DIALECTS
+        return other.settle()
 
 
 def facts(schema: dict, version: str) -> Facts:
@@ -100,7 +121,7 @@ def facts(schema: dict, version: str) -> Facts:
     found.base = base.split("#", 1)[0] if isinstance(base, str) else ""
     found.resources[found.base] = ()
     _walk(schema, (), found, 0, True)
-    return found
+    return found.settle()
 
 
 class SchemaEntry:
@@ -128,7 +149,15 @@ def tool_schemas(doc, version: str) -> list[SchemaEntry]:
     """Every object ``inputSchema`` and ``outputSchema`` with its facts, computed once per
     document and version for all the schema rules."""
 
+    strict = version >= versions.V2025_11_25
+
     def build() -> list[SchemaEntry]:
+        walked = doc.memoized(("tool-schemas", not strict))
+        if walked is not None:  # the other default dialect's walk holds all the facts
+            dialect = DRAFT2020 if strict else LENIENT
+            return [SchemaEntry(e.tool_ptr, e.tool, e.field, e.schema,
+                                e.facts if e.facts.declared is not None else e.facts.in_dialect(dialect))
+                    for e in walked]
         entries = []
         for ptr, tool in tool_objects(doc):
             for name in ("inputSchema", "outputSchema"):
@@ -139,7 +168,18 @@ def tool_schemas(doc, version: str) -> list[SchemaEntry]:
 
     # The version matters only through the default dialect (2020-12 from 2025-11-25), so
     # versions that share it share the walk (the lenient re-check of inferred versions).
-    return doc.memo(("tool-schemas", version >= versions.V2025_11_25), build)
+    return doc.memo(("tool-schemas", strict), build)
+
+
+def tool_schemas_any_dialect(doc) -> list[SchemaEntry]:
+    """``tool_schemas`` for the rules that read only facts no dialect changes (parameters,
+    refs, arrays without items, required gaps): without the version, so the lenient
+    re-check of an inferred version knows they find the same at every version."""
+    for strict in (True, False):
+        walked = doc.memoized(("tool-schemas", strict))
+        if walked is not None:
+            return walked
+    return tool_schemas(doc, versions.LATEST)
 
 
 _HINT_NAME = re.compile(r"ur[li]|href|link|site|homepage|mail|path|file|dir|folder|date|time|stamp", re.I)
@@ -223,8 +263,8 @@ def _walk(node, path: tuple, f: Facts, depth: int, params: bool) -> None:
             else:
                 for name, sub in value.items():
                     _walk(sub, path + (key, name), f, depth, False)
-            if key == "definitions" and f.strict:
-                f.idioms.append((path + (key,), key))
+            if key == "definitions":
+                f.draft07.append((path + (key,), key))
         elif kind == _FREE:
             pass
         elif kind == _NUM:
@@ -235,15 +275,17 @@ def _walk(node, path: tuple, f: Facts, depth: int, params: bool) -> None:
                 f.fast_valid = False
         elif kind == _ITEMS:
             if type(value) is list:
-                if f.strict or not value:
+                if value:
+                    f.tuple_items = True
+                else:
                     f.fast_valid = False
                 for index, sub in enumerate(value):
                     _walk(sub, path + (key, index), f, depth, False)
             else:
                 _walk(value, path + (key,), f, depth, params)
         elif kind == _ONE:
-            if key == "additionalItems" and f.strict:
-                f.idioms.append((path + (key,), key))
+            if key == "additionalItems":
+                f.draft07.append((path + (key,), key))
             if value is not True and value is not False:  # (often `additionalProperties: false`)
                 _walk(value, path + (key,), f, depth, False)
         elif kind == _ENUM or kind == _LISTVAL:
@@ -284,8 +326,7 @@ def _walk(node, path: tuple, f: Facts, depth: int, params: bool) -> None:
             if (type(value) is not int and type(value) is not float) or not value > 0:
                 f.fast_valid = False
         elif kind == _DEPS:
-            if f.strict:
-                f.idioms.append((path + (key,), key))
+            f.draft07.append((path + (key,), key))
             if type(value) is dict:
                 for name, sub in value.items():
                     if type(sub) is list:

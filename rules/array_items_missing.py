@@ -1,6 +1,6 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.schemas import tool_schemas
+from mcplint.schemas import tool_schemas_any_dialect
 
 
 class ArrayItemsMissing(Rule):
@@ -32,7 +32,7 @@ class ArrayItemsMissing(Rule):
     severity = Severity.WARNING
 
     def check(self, doc, ctx):
-        for entry in tool_schemas(doc, ctx.version):
+        for entry in tool_schemas_any_dialect(doc):  # the version plays no part here
             if entry.field != "inputSchema":
                 continue
             for path in entry.facts.arrays_without_items:

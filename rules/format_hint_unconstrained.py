@@ -2,7 +2,7 @@ import re
 
 from mcplint.findings import Severity
 from mcplint.rule import Option, Rule, RuleOptions, Violation
-from mcplint.schemas import name_tokens, tool_schemas, types_of, value_at
+from mcplint.schemas import name_tokens, tool_schemas_any_dialect, types_of, value_at
 
 _URL = ("url", "a URL", 'add "format": "uri"')
 _PATH = ("path", "a file-system path", "add a 'pattern' or 'maxLength'")
@@ -65,7 +65,7 @@ class FormatHintUnconstrained(Rule):
         )
 
     def check(self, doc, ctx):
-        for entry in tool_schemas(doc, ctx.version):
+        for entry in tool_schemas_any_dialect(doc):  # the version plays no part here
             if entry.field != "inputSchema":
                 continue
             for path, name in entry.facts.hinted:

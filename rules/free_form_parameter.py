@@ -1,6 +1,6 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.schemas import accepts_anything, tool_schemas, value_at
+from mcplint.schemas import accepts_anything, tool_schemas_any_dialect, value_at
 
 
 class FreeFormParameter(Rule):
@@ -42,7 +42,7 @@ class FreeFormParameter(Rule):
     severity = Severity.WARNING
 
     def check(self, doc, ctx):
-        for entry in tool_schemas(doc, ctx.version):
+        for entry in tool_schemas_any_dialect(doc):  # the version plays no part here
             if entry.field != "inputSchema":
                 continue
             for path, name in entry.facts.free_form:

@@ -1,6 +1,6 @@
 from mcplint.findings import Severity
 from mcplint.rule import Option, Rule, RuleOptions, Violation
-from mcplint.schemas import local_target, tool_schemas, value_at
+from mcplint.schemas import local_target, tool_schemas_any_dialect, value_at
 
 
 class ParameterDescriptionMissing(Rule):
@@ -42,7 +42,7 @@ class ParameterDescriptionMissing(Rule):
         accept_title: bool = Option(False, "Count a non-empty `title` as a description.")
 
     def check(self, doc, ctx):
-        for entry in tool_schemas(doc, ctx.version):
+        for entry in tool_schemas_any_dialect(doc):  # the version plays no part here
             if entry.field != "inputSchema":
                 continue
             for path, name in entry.facts.undescribed:

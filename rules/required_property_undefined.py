@@ -1,7 +1,7 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
 from mcplint.schema_safety import Uncheckable, search
-from mcplint.schemas import accepts_anything, local_target, tool_schemas, value_at
+from mcplint.schemas import accepts_anything, local_target, tool_schemas_any_dialect, value_at
 
 _BRANCHES = ("allOf", "anyOf", "oneOf")
 
@@ -40,7 +40,7 @@ class RequiredPropertyUndefined(Rule):
     severity = Severity.WARNING  # valid JSON Schema; a defect of the tool, not of the protocol
 
     def check(self, doc, ctx):
-        for entry in tool_schemas(doc, ctx.version):
+        for entry in tool_schemas_any_dialect(doc):  # the version plays no part here
             for path in entry.facts.required_gaps:
                 obj = value_at(entry.schema, path)
                 defined = _defined(obj, entry.schema)

@@ -41,6 +41,10 @@ class Manifest:
             value = self._cache[key] = build()
             return value
 
+    def memoized(self, key):
+        """What ``memo`` computed for ``key`` so far, or None."""
+        return self._cache.get(key)
+
     def texts(self, ptr: Pointer, tool: dict) -> list[tuple[Pointer, str, str]]:
         """``tool_texts`` of one tool, walked once per document for all rules."""
         key = ("texts", id(tool))
