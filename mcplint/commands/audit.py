@@ -132,11 +132,25 @@ def audit_name(url: str | None, argv: list[str]) -> str:
 
         parts = urlsplit(url)
         return (parts.netloc + parts.path.rstrip("/")) or url
-    words = [a for a in argv[1:] if not a.startswith("-")] or argv[:1]
-    last = words[-1].replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
-    for suffix in (".py", ".js", ".mjs", ".cjs", ".ts"):
-        last = last.removesuffix(suffix)
-    return last.split("@")[0] or Path(argv[0]).name
+    args = argv[1:]
+    if "-m" in args[:-1]:  # python -m package
+        chosen = args[args.index("-m") + 1]
+    else:
+        plain = [a for a in args if not a.startswith("-")]
+        pathish = [a for a in plain if "/" in a or "\\" in a or a.startswith("@") or a.endswith(_SCRIPT_SUFFIXES)]
+        chosen = (pathish or plain or argv[:1])[0]
+    parts = [p for p in chosen.replace("\\", "/").split("/") if p]
+    stem = parts[-1] if parts else Path(argv[0]).name
+    for suffix in _SCRIPT_SUFFIXES:
+        stem = stem.removesuffix(suffix)
+    if stem in _GENERIC_STEMS:  # node .../server-memory/dist/index.js: the package's folder says more
+        stem = next((p for p in reversed(parts[:-1]) if p not in _BUILD_DIRS), stem)
+    return stem.split("@")[0] or Path(argv[0]).name
+
+
+_SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts")
+_GENERIC_STEMS = {"index", "main", "server", "cli", "app", "__main__", "run"}
+_BUILD_DIRS = {"dist", "build", "src", "lib", "bin", "out", "."}
 
 
 def _report(audit, label, url, argv, record_path: Path, recorded: bool, plan, cfg, fmt, output, fail_on,
