@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mcplint import registry, suppressions, versions
@@ -275,12 +275,23 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     document.source_map.prepare(
         [v.pointer for _, v in raw] + [p for _, v in raw for p, _ in v.related]
     )
+    # Fingerprints and tool names only for the findings a report keeps: past the cap of
+    # findings per rule, thousands of them would be made and thrown away.
     findings = [_finding(rule, v, manifest, plan) for rule, v in raw]
+    pending = {id(f): v for f, (_, v) in zip(findings, raw)}
     findings = suppressions.apply(findings, manifest, plan, version)  # YAML comments, MCP001
-    return capped([f for f in findings if not _ignored(f, document, plan)]), version
+    findings = capped([f for f in findings if not _ignored(f, document, plan)])
+    return [_identified(f, pending[id(f)], manifest) if id(f) in pending else f for f in findings], version
+
+
+def _identified(finding: Finding, violation, manifest: Manifest) -> Finding:
+    """The finding with the tool it names and its fingerprint."""
+    return replace(finding, tool=_shown_tool(manifest.tool_name_at(violation.pointer)),
+                   fingerprint=fingerprint(finding.code, manifest, violation.pointer))
 
 
 def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan) -> Finding:
+    """The finding without its tool and fingerprint (``_identified`` adds them)."""
     source_map = manifest.document.source_map
     span, _ = source_map.span(violation.pointer, key=violation.at_key)
     pointer = str(violation.pointer)
@@ -296,8 +307,8 @@ def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan) -> Finding:
         span=span,
         pointer=pointer,
         checklist=tuple(rule.checklist),
-        tool=_shown_tool(manifest.tool_name_at(violation.pointer)),
-        fingerprint=fingerprint(rule.code, manifest, violation.pointer),
+        tool=None,
+        fingerprint="",
         related=related,
     )
 
