@@ -1,4 +1,4 @@
-"""Transcript lines parsed with orjson read exactly as with the stdlib json: where they would
+"""Transcript lines parsed with msgspec read exactly as with the stdlib json: where they would
 differ (big integers, NaN, lone surrogates, deep nesting, bad bytes) the line goes to json."""
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ LINES = [
     b'"just a string"',
     b'\x1c',
     b'{"jsonrpc": "2.0", "id": 1.0, "result": {"v": [-0.0, 5e-324, 0.1e1]}} \r',
+    b'{"jsonrpc": "2.0", "id": 1, "result": {"text": "tab\tinside"}}',
+    b'{"jsonrpc": "2.0", "id": 1, "result": {"text": "\\ud83d\\ude00 \\u0000 \x7f"}}',
+    b'{"jsonrpc": "2.0", "id": ' + b'7' * 4000 + b', "result": {}}',
+    b'{"jsonrpc": "2.0", "id": ' + b'7' * 5000 + b', "result": {}}',
 ]
 
 

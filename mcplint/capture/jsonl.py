@@ -18,9 +18,11 @@ from mcplint.document.jsonmap import JsonSourceMap
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span
 
-try:  # orjson parses a line several times faster; json (below) stays the reference
-    from orjson import loads as _fast_loads
-except ImportError:  # pragma: no cover - a platform without an orjson wheel
+try:  # msgspec parses a line 3-4x faster than json, which stays the reference (below)
+    from msgspec.json import Decoder as _Decoder
+
+    _fast_loads = _Decoder().decode
+except ImportError:  # pragma: no cover - a platform without a msgspec wheel
     _fast_loads = None
 
 CHUNK = 1 << 20
@@ -29,11 +31,8 @@ WRAPPER_KEYS = ("from", "message", "http")
 # A line with more than whitespace (bytes.strip()'s) on it. The search starts only at line
 # starts, and blank lines never become objects: a million of them cost nothing.
 _FILLED = re.compile(rb"^[ \t\r\x0b\x0c]*[^ \t\r\n\x0b\x0c][^\n]*", re.M)
-# orjson reads integers beyond 64 bits as floats where json keeps them exact: a line with
-# such a run of digits (anywhere, even in a string) is parsed by json instead.
-_LONG_DIGITS = re.compile(rb"\d{19}")
-# json gives up (RecursionError) near Python's recursion limit, orjson only past 1024 levels:
-# a line that could nest that deep is parsed by json, so both cases read alike.
+# json gives up (RecursionError) near Python's recursion limit, which msgspec meets at another
+# depth: a line long enough to nest that deep is parsed by json when it could.
 _DEEP = 500
 
 
@@ -98,11 +97,12 @@ def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tu
     if data is None:
         problem = f"line is {length / 1048576:.1f} MiB, over the {max_line // 1048576} MiB limit for one message"
         return Record(index, where, None, None, problem=(where, problem)), None
-    if _fast_loads is not None and _LONG_DIGITS.search(data) is None \
-            and data.count(b"[") + data.count(b"{") < _DEEP:
-        try:  # what orjson refuses (NaN, lone surrogates, bad bytes) json reports or accepts below
+    if _fast_loads is not None and (length < 2 * _DEEP or data.count(b"[") + data.count(b"{") < _DEEP):
+        # msgspec reads valid JSON exactly as json does (big integers included); what it refuses
+        # (NaN, Infinity, 1e400, lone surrogates, bad bytes) json reports or accepts below.
+        try:
             value = _fast_loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
         else:
             record = to_record(index, value)
