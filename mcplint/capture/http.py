@@ -20,26 +20,21 @@ SESSION_HEADER = "mcp-session-id"
 VERSION_HEADER = "mcp-protocol-version"
 
 
-_LOWERED: list = [None, None, None, None]  # (record, {lower-case name: value}) for the latest records
-
-
 def header(record: Record, name: str) -> str | None:
     """``record.header(name)`` for a lower-case ``name``, with the record's header names
-    lower-cased once: a dozen rules ask each HTTP record for the same few headers."""
-    latest = _LOWERED[0]
-    if latest is not None and latest[0] is record:
-        return latest[1].get(name)
-    for cached in _LOWERED:
-        if cached is not None and cached[0] is record:
-            return cached[1].get(name)
-    headers = (record.http or {}).get("headers")
-    lowered = {}
-    if isinstance(headers, dict):
-        for key, value in headers.items():
-            if isinstance(key, str):
-                lowered.setdefault(key.lower(), value if isinstance(value, str) else str(value))
-    _LOWERED.pop()
-    _LOWERED.insert(0, (record, lowered))
+    lower-cased once (kept on the record): a dozen rules ask each HTTP record for the same
+    few headers."""
+    lowered = record.lowered
+    if lowered is None:
+        http = record.http
+        headers = http.get("headers") if http else None
+        lowered = {}
+        if isinstance(headers, dict):
+            for key, value in headers.items():
+                if isinstance(key, str):
+                    lowered.setdefault(key.lower(), value if isinstance(value, str) else str(value))
+        if http:  # a record without HTTP facts now may be given them later (HAR pairing)
+            record.lowered = lowered
     return lowered.get(name)
 
 

@@ -12,7 +12,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcplint.capture import har, jsonl
+from mcplint.capture import content, har, jsonl
+from mcplint.capture.dispatch import Dispatch
 from mcplint.capture.records import CLIENT, Record
 from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, Exchange, Session, VersionDetector
 from mcplint.capture.evidence import unassessed
@@ -22,12 +23,11 @@ from mcplint.document.manifest import Manifest
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError
 from mcplint.findings import Finding, Related, cap_per_rule, excerpt, left_out_note
-from mcplint.rule import CAPTURE, MANIFEST, RuleContext, TrafficRule, Violation
+from mcplint.rule import RuleContext, Violation
 
 CAPTURE_SUFFIXES = {".jsonl": "transcript", ".ndjson": "transcript", ".har": "har"}
 DETECTION_WINDOW = 2000  # records buffered while looking for the negotiated version
 DETECTION_BYTES = 16 << 20  # past this many bytes of them, records are buffered as line numbers
-HOOKS = ("check_record", "check_message", "check_exchange", "check_session")
 
 
 @dataclass
@@ -127,7 +127,7 @@ def _stream(handle, source: "jsonl.JsonlSource", max_line: int):
     source.count = lines.count
 
 
-class _Linter:
+class _Linter(Dispatch):
     def __init__(self, plan, path: str, source, reload=None) -> None:
         self.plan, self.path, self.source = plan, path, source
         self.reload = reload  # line index -> its Record parsed again (JSONL), or None
@@ -137,73 +137,6 @@ class _Linter:
         self._dispatch: dict[tuple, list] = {}
         self._list_pages: set[str] = set()
         self.session: Session | None = None
-
-    # -- rules per version -------------------------------------------------------------
-
-    def hooks(self, version: str) -> dict[str, list]:
-        found = self._hooks.get(version)
-        if found is None:
-            found = self._hooks[version] = {hook: [] for hook in HOOKS}
-            for rule in self.plan.rules:
-                if not isinstance(rule, TrafficRule) or version not in rule.versions or CAPTURE not in rule.applies_to:
-                    continue
-                ctx = RuleContext(version, self.plan.options[rule.code], self.path, self.session, self.plan.lock)
-                for hook in HOOKS:
-                    if getattr(type(rule), hook) is not getattr(TrafficRule, hook):
-                        found[hook].append((rule, ctx, getattr(rule, hook)))
-        return found
-
-    def exchange_hooks(self, version: str, method: str | None, failed: bool) -> list:
-        """The check_exchange hooks for an exchange of this method that failed (a JSON-RPC
-        error or an isError result) or not."""
-        key = (version, "check_exchange", method, failed)
-        found = self._dispatch.get(key)
-        if found is None:
-            found = [
-                entry for entry in self.hooks(version)["check_exchange"]
-                if (entry[0].methods is None or method in entry[0].methods)
-                and (not entry[0].errors_only or failed)
-            ]
-            if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods
-                self._dispatch[key] = found
-        return found
-
-    def message_hooks(self, version: str, message) -> list:
-        data = message.data
-        has_error = type(data) is dict and "error" in data
-        key = (version, "check_message", message.sender, message.kind, message.method, has_error)
-        found = self._dispatch.get(key)
-        if found is None:
-            found = [
-                entry for entry in self.hooks(version)["check_message"]
-                if (entry[0].senders is None or message.sender in entry[0].senders)
-                and (entry[0].kinds is None or message.kind in entry[0].kinds)
-                and (not entry[0].errors_only or has_error)
-                and (entry[0].methods is None or message.method in entry[0].methods)
-            ]
-            if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods
-                self._dispatch[key] = found
-        return found
-
-    def record_hooks(self, version: str, sender: str | None, status: int | None) -> list:
-        key = (version, "check_record", sender, status)
-        found = self._dispatch.get(key)
-        if found is None:
-            found = self._dispatch[key] = [
-                entry for entry in self.hooks(version)["check_record"]
-                if (entry[0].senders is None or sender is None or sender in entry[0].senders)
-                and (entry[0].statuses is None or status in entry[0].statuses)
-            ]
-        return found
-
-    def manifest_rules(self, version: str) -> list:
-        found = self._manifest_rules.get(version)
-        if found is None:
-            found = self._manifest_rules[version] = [
-                rule for rule in self.plan.rules
-                if not isinstance(rule, TrafficRule) and MANIFEST in rule.applies_to and version in rule.versions
-            ]
-        return found
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -276,6 +209,9 @@ class _Linter:
         result = response.result
         failed = response.error is not None or (result is not None and result.get("isError") is True)
         for rule, ctx, hook in self.exchange_hooks(session.version, exchange.method, failed):
+            if rule is None:
+                self._content_rules(exchange, hook)
+                continue
             found = list(hook(exchange, session, ctx))
             if found:
                 tool = exchange.tool_name if exchange.method == "tools/call" else None
@@ -283,6 +219,24 @@ class _Linter:
         member = LIST_MEMBERS.get(exchange.method)
         if member is not None and exchange.response.result is not None:
             self._lint_list_page(exchange, member)
+
+    def _content_rules(self, exchange: Exchange, group: list) -> None:
+        """What ContentRule.check_exchange does for each rule of ``group``, with one walk."""
+        session = self.session
+        version = session.version
+        walk = content.walk(exchange, version)
+        if walk is None:
+            return
+        assessed, plain = session.assessed, walk.plain
+        for rule, ctx, check_walk in group:
+            if rule.checklist[0] not in assessed:
+                session.assess(rule)
+            if plain and rule.skip_plain:
+                continue
+            found = list(check_walk(walk, version))
+            if found:
+                tool = exchange.tool_name if exchange.method == "tools/call" else None
+                self.raw.extend((rule, v.bounded(), tool) for v in found)
 
     def _lint_list_page(self, exchange: Exchange, member: str) -> None:
         """Every manifest rule on a tools/list, prompts/list, resources/list or

@@ -25,6 +25,7 @@ class Record:
     embedded: object = None  # har.Embedded: where the message's JSON sits inside a HAR string
     probe: str | None = None  # `mcplint audit --record`: the probe that sent this deliberately odd request
     size: int = 0  # bytes of the file it came from (JSONL: its line): what keeping it costs
+    lowered: dict | None = None  # header names lower-cased, built on first ask (http.header)
 
     @property
     def line_pointer(self) -> Pointer:
@@ -33,12 +34,16 @@ class Record:
 
     @property
     def status(self) -> int | None:
-        status = (self.http or {}).get("status")
-        return status if isinstance(status, int) and not isinstance(status, bool) else None
+        http = self.http
+        if not http:
+            return None
+        status = http.get("status")
+        return status if type(status) is int or (isinstance(status, int) and not isinstance(status, bool)) else None
 
     @property
     def method(self) -> str | None:
-        method = (self.http or {}).get("method")
+        http = self.http
+        method = http.get("method") if http else None
         return method.upper() if isinstance(method, str) else None
 
     def header(self, name: str) -> str | None:

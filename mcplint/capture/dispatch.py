@@ -1,0 +1,90 @@
+"""Which rules a capture's records, messages and exchanges go to: the hooks each rule
+overrides, filtered once per protocol version and per kind of record, message or exchange
+(senders, kinds, methods, statuses, errors only), so a message meets only the rules that
+can be about it."""
+
+from __future__ import annotations
+
+from mcplint.capture.content_rule import ContentRule
+from mcplint.rule import CAPTURE, MANIFEST, RuleContext, TrafficRule
+
+HOOKS = ("check_record", "check_message", "check_exchange", "check_session")
+
+
+class Dispatch:
+    """The dispatch tables of ``lint._Linter`` (its plan, path and session)."""
+
+    def hooks(self, version: str) -> dict[str, list]:
+        found = self._hooks.get(version)
+        if found is None:
+            found = self._hooks[version] = {hook: [] for hook in HOOKS}
+            for rule in self.plan.rules:
+                if not isinstance(rule, TrafficRule) or version not in rule.versions or CAPTURE not in rule.applies_to:
+                    continue
+                ctx = RuleContext(version, self.plan.options[rule.code], self.path, self.session, self.plan.lock)
+                for hook in HOOKS:
+                    if getattr(type(rule), hook) is not getattr(TrafficRule, hook):
+                        found[hook].append((rule, ctx, getattr(rule, hook)))
+        return found
+
+    def exchange_hooks(self, version: str, method: str | None, failed: bool) -> list:
+        """The check_exchange hooks for an exchange of this method that failed (a JSON-RPC
+        error or an isError result) or not. The content rules (MCP724-MCP734) that keep
+        ContentRule's check_exchange come as one entry, (None, None, [(rule, ctx, check_walk)]):
+        the linter walks the result once for them and calls only the ones with work to do."""
+        key = (version, "check_exchange", method, failed)
+        found = self._dispatch.get(key)
+        if found is None:
+            found, group = [], None
+            for entry in self.hooks(version)["check_exchange"]:
+                rule = entry[0]
+                if (rule.methods is not None and method not in rule.methods) or (rule.errors_only and not failed):
+                    continue
+                if type(rule).check_exchange is ContentRule.check_exchange:
+                    if group is None:
+                        group = []
+                        found.append((None, None, group))
+                    group.append((rule, entry[1], rule.check_walk))
+                else:
+                    found.append(entry)
+            if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods
+                self._dispatch[key] = found
+        return found
+
+    def message_hooks(self, version: str, message) -> list:
+        data = message.data
+        has_error = type(data) is dict and "error" in data
+        key = (version, "check_message", message.sender, message.kind, message.method, has_error)
+        found = self._dispatch.get(key)
+        if found is None:
+            found = [
+                entry for entry in self.hooks(version)["check_message"]
+                if (entry[0].senders is None or message.sender in entry[0].senders)
+                and (entry[0].kinds is None or message.kind in entry[0].kinds)
+                and (not entry[0].errors_only or has_error)
+                and (entry[0].methods is None or message.method in entry[0].methods)
+            ]
+            if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods
+                self._dispatch[key] = found
+        return found
+
+    def record_hooks(self, version: str, sender: str | None, status: int | None) -> list:
+        key = (version, "check_record", sender, status)
+        found = self._dispatch.get(key)
+        if found is None:
+            found = self._dispatch[key] = [
+                entry for entry in self.hooks(version)["check_record"]
+                if (entry[0].senders is None or sender is None or sender in entry[0].senders)
+                and (entry[0].statuses is None or status in entry[0].statuses)
+            ]
+        return found
+
+    def manifest_rules(self, version: str) -> list:
+        found = self._manifest_rules.get(version)
+        if found is None:
+            found = self._manifest_rules[version] = [
+                rule for rule in self.plan.rules
+                if not isinstance(rule, TrafficRule) and MANIFEST in rule.applies_to and version in rule.versions
+            ]
+        return found
+
