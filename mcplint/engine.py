@@ -17,7 +17,8 @@ from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError, MCPLintError
 from mcplint.findings import Finding, Related, Severity, capped, excerpt
 from mcplint.inferred_version import VersionWatch, infer_version, lenient
-from mcplint.rule import MANIFEST, Rule, RuleContext
+from mcplint.rule import MANIFEST, Rule, RuleContext, ToolRule
+from mcplint.schemas import tool_objects
 
 
 @dataclass
@@ -265,7 +266,7 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
             continue
         watched = plan.version is None  # an inferred version: findings may be re-checked leniently
         ctx = (VersionWatch if watched else RuleContext)(version, plan.options[rule.code], path, manifest, plan.lock)
-        found = [v.bounded() for v in rule.check(manifest, ctx)]
+        found = [v.bounded() for v in _violations(rule, manifest, ctx)]
         if watched and found:
             found = lenient(rule, found, manifest, plan, version, ctx.read)
         raw.extend((rule, v) for v in found)
@@ -282,6 +283,15 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     findings = suppressions.apply(findings, manifest, plan, version)  # YAML comments, MCP001
     findings = capped([f for f in findings if not _ignored(f, document, plan)])
     return [_identified(f, pending[id(f)], manifest) if id(f) in pending else f for f in findings], version
+
+
+def _violations(rule: Rule, manifest: Manifest, ctx: RuleContext):
+    """``rule.check``; for a ToolRule, its check_tool called here in one loop over the tool
+    objects (listed once per document) instead of through a generator per rule."""
+    if type(rule).check is not ToolRule.check:
+        return rule.check(manifest, ctx)
+    check_tool = rule.check_tool
+    return [v for ptr, tool in tool_objects(manifest) for v in check_tool(ptr, tool, ctx)]
 
 
 def _identified(finding: Finding, violation, manifest: Manifest) -> Finding:

@@ -50,20 +50,29 @@ def _plausible_versions(manifest: Manifest) -> tuple[str, ...]:
 _LOWER = {Severity.ERROR: Severity.WARNING, Severity.WARNING: Severity.INFO}
 
 
+_VERSION = RuleContext.__dict__["version"]  # the slot, under the property below
+_set = object.__setattr__
+
+
 class VersionWatch(RuleContext):
     """A RuleContext that notes whether the rule read the version: one that never did finds
-    the same at every version it applies to, so the lenient re-check need not run it again."""
+    the same at every version it applies to, so the lenient re-check need not run it again.
+    (A property on ``version`` alone: rules read ``options`` at full slot speed.)"""
 
     __slots__ = ("read",)
 
-    def __init__(self, *args) -> None:
-        super().__init__(*args)
-        object.__setattr__(self, "read", False)
+    def __init__(self, version: str, options, path: str, doc, lock=None) -> None:
+        _VERSION.__set__(self, version)
+        _set(self, "options", options)
+        _set(self, "path", path)
+        _set(self, "doc", doc)
+        _set(self, "lock", lock)
+        _set(self, "read", False)
 
-    def __getattribute__(self, name: str):
-        if name == "version":
-            object.__setattr__(self, "read", True)
-        return object.__getattribute__(self, name)
+    @property
+    def version(self) -> str:
+        _set(self, "read", True)
+        return _VERSION.__get__(self)
 
 
 def lenient(rule: Rule, found: list, manifest: Manifest, plan: "Plan", version: str,
