@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from mcplint import __version__, ci, config as config_module, discovery, engine, registry, reporters
-from mcplint import baseline as baseline_module, suppressions
+from mcplint import baseline as baseline_module, parallel, suppressions
 from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
@@ -97,7 +97,7 @@ def _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, wri
     walk_skipped = targets.skipped  # FIFOs, symlink loops, unreadable folders met while walking
     if skip_non_manifests:  # pre-commit names every JSON/YAML file: skip non-manifests, not fail
         targets = ci.as_walked(targets, cfg)
-    result = engine.run(targets, plan)
+    result = parallel.run(targets, plan, verbose)  # engine.run, in a process pool when there are many files
     result.skipped[:0] = walk_skipped
     anchors = _add_servers(result, cfg, plan, audit, verbose, started, view == "quiet") if with_servers else {}
     if plan.lock is not None:
