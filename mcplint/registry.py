@@ -36,11 +36,59 @@ def _rules_in(module) -> list[type[Rule]]:
 
 
 def _plugin_packs() -> list[str]:
-    if os.environ.get("MCPLINT_DISABLE_PLUGIN_AUTOLOAD"):
+    if os.environ.get("MCPLINT_DISABLE_PLUGIN_AUTOLOAD") or not _may_have_plugins():
         return []
     from importlib.metadata import entry_points
 
     return [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.value != BUILTIN_PACK]
+
+
+def _may_have_plugins() -> bool:
+    """Whether any distribution on the path could register a rule pack besides the built-in
+    one: a look at the entry_points.txt files on sys.path, the way importlib.metadata finds
+    them. Importing importlib.metadata costs more (30 ms) than the rest of a small run's
+    start; anything this look cannot rule out (zip files on the path, other distribution
+    finders, an unexpected line) leaves the answer to importlib.metadata."""
+    import sys
+    from importlib.machinery import PathFinder
+
+    if any(hasattr(finder, "find_distributions") and finder is not PathFinder for finder in sys.meta_path):
+        return True
+    for entry in sys.path:
+        folder = entry or "."
+        try:
+            names = os.listdir(folder)
+        except NotADirectoryError:
+            return True  # a zip file: importlib.metadata reads it
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith((".dist-info", ".egg-info")):
+                try:
+                    with open(os.path.join(folder, name, "entry_points.txt"), encoding="utf-8") as handle:
+                        text = handle.read()
+                except OSError:
+                    continue
+                except ValueError:  # not UTF-8
+                    return True
+                if ENTRY_POINT_GROUP in text and not _only_builtin(text):
+                    return True
+    return False
+
+
+def _only_builtin(entry_points_txt: str) -> bool:
+    """Whether the file's mcplint.rules section registers the built-in pack alone."""
+    in_group = False
+    for line in entry_points_txt.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            in_group = ENTRY_POINT_GROUP in line
+            if in_group and line != f"[{ENTRY_POINT_GROUP}]":
+                return False
+        elif in_group and line and not line.startswith(("#", ";")):
+            if line.partition("=")[2].strip() != BUILTIN_PACK:
+                return False
+    return True
 
 
 @lru_cache(maxsize=1)
