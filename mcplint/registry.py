@@ -110,6 +110,10 @@ def _validate(rules: list[type[Rule]]) -> None:
     codes: dict[str, type[Rule]] = {}
     names: dict[str, type[Rule]] = {}
     for rule in rules:
+        if _CODE.match(rule.code) and _SLUG.match(getattr(rule, "name", "")) and (rule.__doc__ or "").strip() \
+                and rule.code not in codes and rule.name not in names:
+            codes[rule.code] = names[rule.name] = rule  # valid: no need to find its source file
+            continue
         where = inspect.getsourcefile(rule) or rule.__module__
         if not _CODE.match(rule.code):
             raise MCPLintError(f"{where}: rule code {rule.code!r} must look like MCP123")
