@@ -151,7 +151,7 @@ def run(targets: list[Target], plan: Plan) -> Result:
 
 
 def _capture_kind(target: Target) -> str | None:
-    from mcplint.capture.lint import capture_kind
+    from mcplint.capture import capture_kind
 
     return capture_kind(target.path)
 

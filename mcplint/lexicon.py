@@ -447,7 +447,8 @@ def _bounded(source: str, phrase: str) -> str:
 class MarketingMatcher:
     """Finds marketing, overly friendly and vague phrases: the built-in ones minus the
     labels in ``allow``, plus the ``extra`` words (kind ``banned``). Each phrase's
-    regex runs only on texts that contain one of its trigger words."""
+    regex runs only on texts that contain one of its trigger words, and is compiled
+    the first time one does (most runs meet few of them)."""
 
     def __init__(self, extra: Iterable[str] = (), allow: Iterable[str] = ()) -> None:
         allowed = {a.strip().lower() for a in allow}
@@ -456,10 +457,11 @@ class MarketingMatcher:
         for phrase in (w.strip() for w in extra if w.strip()):
             source = r"\s+".join(map(re.escape, phrase.split()))
             entries.append(("banned", _bounded(source, phrase), _LETTERS.findall(phrase.lower()) or [phrase]))
-        self.by_word: dict[str, list[tuple[str, re.Pattern]]] = {}
-        self.by_symbol: dict[str, list[tuple[str, re.Pattern]]] = {}
+        self.by_word: dict[str, list[tuple[str, str]]] = {}  # trigger -> (kind, regex source)
+        self.by_symbol: dict[str, list[tuple[str, str]]] = {}
+        self._compiled: dict[str, re.Pattern] = {}
         for kind, source, triggers in entries:
-            compiled = (kind, re.compile(source, re.I | re.M))
+            compiled = (kind, source)
             for trigger in triggers:
                 # letter_words() yields ASCII words only: other triggers are searched as text
                 table = self.by_word if trigger.isascii() and trigger.isalpha() else self.by_symbol
@@ -497,10 +499,16 @@ class MarketingMatcher:
         for trigger in (*words, *symbols):
             candidates.update(dict.fromkeys(self.by_word.get(trigger) or self.by_symbol[trigger]))
         found = sorted((m.start(), -m.end(), kind, m.group(0))
-                       for kind, pattern in candidates for m in pattern.finditer(text))
+                       for kind, source in candidates for m in self._pattern(source).finditer(text))
         result, covered = [], -1
         for start, neg_end, kind, phrase in found:
             if start >= covered:  # drop matches inside a longer one ("super fast" / "fast")
                 result.append((kind, phrase))
                 covered = -neg_end
         return result
+
+    def _pattern(self, source: str) -> re.Pattern:
+        pattern = self._compiled.get(source)
+        if pattern is None:
+            pattern = self._compiled[source] = re.compile(source, re.I | re.M)
+        return pattern

@@ -12,7 +12,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcplint.capture import content, har, jsonl
+from mcplint.capture import CAPTURE_SUFFIXES, capture_kind, content, har, jsonl  # noqa: F401 (re-exported)
 from mcplint.capture.dispatch import Dispatch
 from mcplint.capture.records import CLIENT, Record
 from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, Exchange, Session, VersionDetector
@@ -25,7 +25,6 @@ from mcplint.errors import InputError
 from mcplint.findings import Finding, Related, cap_per_rule, excerpt, left_out_note
 from mcplint.rule import RuleContext, Violation
 
-CAPTURE_SUFFIXES = {".jsonl": "transcript", ".ndjson": "transcript", ".har": "har"}
 DETECTION_WINDOW = 2000  # records buffered while looking for the negotiated version
 DETECTION_BYTES = 16 << 20  # past this many bytes of them, records are buffered as line numbers
 
@@ -38,10 +37,6 @@ class Linted:
     tools: int
     unassessed: dict[int, str]
     lines: object  # what code frames show: the text, or the few lines findings need
-
-
-def capture_kind(path: str) -> str | None:
-    return CAPTURE_SUFFIXES.get(Path(path).suffix.lower())
 
 
 def sniff_kind(raw: bytes) -> str | None:
