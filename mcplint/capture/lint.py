@@ -10,7 +10,6 @@ import json
 import os
 import stat
 from dataclasses import dataclass
-from pathlib import Path
 
 from mcplint.capture import CAPTURE_SUFFIXES, capture_kind, content, har, jsonl  # noqa: F401 (re-exported)
 from mcplint.capture.dispatch import Dispatch
