@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -13,9 +14,10 @@ from mcplint.config import Config, glob_to_regex, rule_options
 from mcplint.discovery import STDIN, Target, display_path
 from mcplint.document.loader import Document, load_document, read_stdin, spool
 from mcplint.document.manifest import EXPECTED, Manifest, classify, describe
+from mcplint.document.order import start_key
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError, MCPLintError
-from mcplint.findings import Finding, Related, Severity, capped, excerpt
+from mcplint.findings import MAX_PER_RULE, Finding, Related, Severity, cap_per_rule, capped, excerpt, left_out_note
 from mcplint.inferred_version import VersionWatch, infer_version, lenient
 from mcplint.rule import MANIFEST, Rule, RuleContext, ToolRule
 from mcplint.schemas import tool_objects
@@ -259,6 +261,27 @@ def _looks_like_manifest(path: str) -> bool:
 
 def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     version = plan.version or infer_version(manifest)
+    raw = violations(manifest, plan, version)
+    if not raw and not suppressions.present(manifest.document):
+        return [], version
+    document = manifest.document
+    if _capped_in_data(raw, document):
+        return _capped_early(raw, manifest, plan), version
+    document.source_map.prepare(
+        [v.pointer for _, v in raw] + [p for _, v in raw for p, _ in v.related]
+    )
+    # Fingerprints and tool names only for the findings a report keeps: past the cap of
+    # findings per rule, thousands of them would be made and thrown away.
+    findings = [_finding(rule, v, manifest, plan) for rule, v in raw]
+    pending = {id(f): v for f, (_, v) in zip(findings, raw)}
+    findings = suppressions.apply(findings, manifest, plan, version)  # YAML comments, MCP001
+    findings = capped([f for f in findings if not _ignored(f, document, plan)])
+    return [_identified(f, pending[id(f)], manifest) if id(f) in pending else f for f in findings], version
+
+
+def violations(manifest: Manifest, plan: Plan, version: str) -> list[tuple[Rule, object]]:
+    """What every applicable rule found, as (rule, Violation), leniently re-checked when the
+    version was inferred."""
     path = manifest.path
     raw: list[tuple[Rule, object]] = []
     for rule in plan.rules:
@@ -270,19 +293,37 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
         if watched and found:
             found = lenient(rule, found, manifest, plan, version, ctx.read)
         raw.extend((rule, v) for v in found)
-    if not raw and not suppressions.present(manifest.document):
-        return [], version
+    return raw
+
+
+def _capped_in_data(raw: list, document: Document, limit: int = MAX_PER_RULE) -> bool:
+    """Whether a rule found more than the cap and the data alone can tell which findings come
+    first: JSON without duplicate keys (object members in text order) and no suppression
+    comments (those need every finding's line)."""
+    if len(raw) <= limit or document.format != "json" or document.duplicate_keys or suppressions.present(document):
+        return False
+    counts = Counter(rule.code for rule, _ in raw)
+    return max(counts.values()) > limit
+
+
+def _capped_early(raw: list, manifest: Manifest, plan: Plan, limit: int = MAX_PER_RULE) -> list[Finding]:
+    """``capped`` of all the findings, having located only the ones it keeps: the others are
+    ranked by where their spans start (``start_key``), the order ``capped`` sorts them in."""
     document = manifest.document
-    document.source_map.prepare(
-        [v.pointer for _, v in raw] + [p for _, v in raw for p, _ in v.related]
-    )
-    # Fingerprints and tool names only for the findings a report keeps: past the cap of
-    # findings per rule, thousands of them would be made and thrown away.
-    findings = [_finding(rule, v, manifest, plan) for rule, v in raw]
-    pending = {id(f): v for f, (_, v) in zip(findings, raw)}
-    findings = suppressions.apply(findings, manifest, plan, version)  # YAML comments, MCP001
-    findings = capped([f for f in findings if not _ignored(f, document, plan)])
-    return [_identified(f, pending[id(f)], manifest) if id(f) in pending else f for f in findings], version
+    path = document.path
+    entries = [(rule, v, str(v.pointer)) for rule, v in raw]
+    entries = [e for e in entries if not ignored(e[0].code, e[2], path, plan)]
+    data = document.data
+    ordered = sorted(entries, key=lambda e: (start_key(data, e[1].pointer, e[1].at_key), e[0].code, e[2]))
+    kept, left_out = cap_per_rule(ordered, lambda e: e[0].code, limit)
+    if not left_out:  # per-file-ignores left few enough: as ``capped``, in the rules' order
+        kept = entries
+    first_left_out = [entry for entry, _ in left_out.values()]
+    located = kept + first_left_out
+    document.source_map.prepare([v.pointer for _, v, _ in located] + [p for _, v, _ in located for p, _ in v.related])
+    findings = [_identified(_finding(rule, v, manifest, plan), v, manifest) for rule, v, _ in kept]
+    return findings + [left_out_note(_finding(rule, v, manifest, plan), count, limit)
+                       for (rule, v, _), (_, count) in zip(first_left_out, left_out.values())]
 
 
 def _violations(rule: Rule, manifest: Manifest, ctx: RuleContext):

@@ -52,3 +52,52 @@ def test_plugin_look_leaves_anything_unusual_to_importlib_metadata():
     assert not _only_builtin("[mcplint.rules]\ncore = mcplint_rules\nacme = acme_rules\n")
     assert not _only_builtin("[ mcplint.rules ]\nacme = acme_rules\n")
     assert not _only_builtin("[mcplint.rules]\nacme = mcplint_rules_extra\n")
+
+
+def _reference(raw, manifest, plan, limit):
+    """The findings as lint made them before it capped early: every finding located."""
+    from mcplint import engine
+    from mcplint.findings import capped
+
+    manifest.document.source_map.prepare([v.pointer for _, v in raw])
+    findings = [engine._finding(rule, v, manifest, plan) for rule, v in raw]
+    pending = {id(f): v for f, (_, v) in zip(findings, raw)}
+    findings = capped([f for f in findings if not engine._ignored(f, manifest.document, plan)], limit)
+    return [engine._identified(f, pending[id(f)], manifest) if id(f) in pending else f for f in findings]
+
+
+_tool = st.fixed_dictionaries({
+    "name": st.sampled_from(["getUser", "get_user", "x", "DoThing!", "list issues", ""]),
+    "description": st.sampled_from(["", "Gets it 🚀", "The best tool ever!!!", "Get the user by id.", "x"]),
+    "inputSchema": st.fixed_dictionaries({
+        "type": st.just("object"),
+        "properties": st.dictionaries(st.sampled_from(["a", "b", "query", "file_path", "0"]),
+                                      st.sampled_from([{}, {"type": "string"}, {"type": "array"}, True]),
+                                      max_size=3),
+        "required": st.lists(st.sampled_from(["a", "zz", "query"]), max_size=2, unique=True),
+    }),
+}, optional={"annotations": st.fixed_dictionaries({"readOnlyHint": st.booleans()}), "bogus": st.just(1),
+             "title": st.sampled_from(["", "Get", "get_user"])})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_tool, min_size=1, max_size=8), st.integers(min_value=1, max_value=4), st.booleans(),
+       st.sampled_from([None, "/tools/0", "/tools/1/inputSchema"]))
+def test_early_cap_keeps_what_capping_every_located_finding_keeps(tools, limit, indent, ignored_prefix):
+    import json
+
+    from mcplint import engine, versions
+    from mcplint.config import Config
+    from mcplint.document.loader import _load_json
+    from mcplint.document.manifest import classify
+
+    text = json.dumps({"tools": tools}, indent=1 if indent else None, ensure_ascii=False)
+    config = Config()
+    if ignored_prefix is not None:
+        config.per_file_ignores = {f"*.json#{ignored_prefix}": ["MCP2", "MCP3"]}
+    plan = engine.Plan.build(config)
+    manifest = classify(_load_json("m.json", text))
+    raw = engine.violations(manifest, plan, versions.LATEST)
+    fast = engine._capped_early(raw, manifest, plan, limit)
+    manifest = classify(_load_json("m.json", text))  # a fresh source map
+    assert fast == _reference(engine.violations(manifest, plan, versions.LATEST), manifest, plan, limit)

@@ -1,0 +1,43 @@
+"""Where a pointer's span starts, as a sort key taken from the parsed JSON alone.
+
+For a JSON document without duplicate keys, a parsed object keeps its members in the order
+of the text, so the order in which ``JsonSourceMap.span`` starts (line, then column) follows
+from the data: a member's key comes before its value, its value before everything inside
+it and before the next member. The engine ranks thousands of findings this way to keep the
+first ones of each rule, and locates only those in the text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def start_key(data: Any, pointer, at_key: bool = False) -> tuple[int, ...]:
+    """A key that sorts like the start of ``JsonSourceMap.span(pointer, key=at_key)``: equal
+    for the same start, smaller for an earlier one. Like ``span``, a pointer that goes past
+    what the document has stands for its nearest existing ancestor."""
+    key: list[int] = []
+    node = data
+    for token in pointer:
+        text = str(token)
+        if type(node) is dict:
+            if text not in node:
+                return tuple(key)
+            for index, name in enumerate(node):  # objects are small; their order is the text's
+                if name == text:
+                    key += (index, 1)
+                    break
+            node = node[text]
+            member = True
+        elif type(node) is list:
+            if not (text.isascii() and text.isdigit()) or int(text) >= len(node):
+                return tuple(key)
+            key += (int(text), 1)
+            node = node[int(text)]
+            member = False
+        else:
+            return tuple(key)
+    else:
+        if at_key and key and member:  # the member's key, just before its value
+            key[-1] = 0
+    return tuple(key)
