@@ -101,3 +101,35 @@ def test_early_cap_keeps_what_capping_every_located_finding_keeps(tools, limit, 
     fast = engine._capped_early(raw, manifest, plan, limit)
     manifest = classify(_load_json("m.json", text))  # a fresh source map
     assert fast == _reference(engine.violations(manifest, plan, versions.LATEST), manifest, plan, limit)
+
+
+_json_values = st.recursive(
+    st.one_of(st.none(), st.integers(), st.text(max_size=3)),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["a", "b", "c", "0"]), inner, max_size=4),
+    max_leaves=25,
+)
+_tokens = st.lists(st.sampled_from(["a", "b", "c", "0", "1", "2", "9", "01"]), max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json_values, st.lists(st.tuples(_tokens, st.booleans()), min_size=1, max_size=6), st.booleans(),
+       st.booleans())
+def test_source_map_that_stops_after_the_last_wanted_value_gives_the_same_spans(value, wanted, indent, one_by_one):
+    import json
+
+    from mcplint.document.jsonmap import JsonSourceMap
+    from mcplint.document.pointer import Pointer
+
+    text = json.dumps(value, indent=1 if indent else None)
+    full, early = JsonSourceMap(text), JsonSourceMap(text, unique_keys=True)
+    pointers = [Pointer(tokens) for tokens, _ in wanted]
+    if one_by_one:  # several prepare() calls, as a later lookup makes
+        for ptr in pointers:
+            early.prepare([ptr])
+    else:
+        early.prepare(pointers)
+    full.prepare(pointers)
+    for ptr, at_key in ((Pointer(t), k) for t, k in wanted):
+        assert early.span(ptr, key=at_key) == full.span(ptr, key=at_key)
+    for ptr in (Pointer(), *(Pointer(t[:-1]) for t, _ in wanted if t)):  # ancestors the walk left early
+        assert early.span(ptr) == full.span(ptr)

@@ -23,8 +23,12 @@ Offsets = tuple[int, int, "int | None", "int | None"]
 
 
 class JsonSourceMap:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, unique_keys: bool = False) -> None:
         self.text = text
+        # The loader found no duplicate key: no later member can replace a visited one, so
+        # the walk stops after the last wanted value instead of skipping the rest of the text
+        # (a container's end is then found when a span needs it).
+        self.unique_keys = unique_keys
         self._found: dict[tuple[str, ...], Offsets] = {}
         self._lines: LineIndex | None = None
 
@@ -39,7 +43,7 @@ class JsonSourceMap:
             for token in key:
                 node = node.setdefault(token, {})
         if trie or () not in self._found:
-            self._visit(_WS.match(self.text, 0).end(), trie, ())
+            self._visit(_WS.match(self.text, 0).end(), trie, (), (None, None), self.unique_keys)
 
     def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
         """Span of the value (or its member key) at ``pointer``; falls back to the
@@ -58,14 +62,18 @@ class JsonSourceMap:
         while tokens[:depth] not in self._found:
             depth -= 1
         start, end, key_start, key_end = self._found[tokens[:depth]]
+        if end is None:  # a container the walk left before its end
+            end = _SKIPPER.raw_decode(self.text, start)[1]
+            self._found[tokens[:depth]] = (start, end, key_start, key_end)
         if key and depth == len(tokens) and key_start is not None:
             start, end = key_start, key_end
         return start, end, Pointer(pointer[:depth])
 
     # -- the walk -----------------------------------------------------------
 
-    def _visit(self, i: int, trie: dict, path: tuple[str, ...], key=(None, None)) -> int:
-        """Record ``path`` at offset ``i``, descend into wanted children; return end offset."""
+    def _visit(self, i: int, trie: dict, path: tuple[str, ...], key=(None, None), last: bool = False) -> int | None:
+        """Record ``path`` at offset ``i``, descend into wanted children; return end offset,
+        or None when ``last`` (nothing after this value is wanted) let the walk stop early."""
         text = self.text
         char = text[i : i + 1]
         if not trie or char not in "{[" or not char:
@@ -73,13 +81,13 @@ class JsonSourceMap:
             self._found[path] = (i, end, *key)
             return end
         if char == "{":
-            end = self._visit_object(i, trie, path)
+            end = self._visit_object(i, trie, path, last)
         else:
-            end = self._visit_array(i, trie, path)
+            end = self._visit_array(i, trie, path, last)
         self._found[path] = (i, end, *key)
         return end
 
-    def _visit_object(self, i: int, trie: dict, path: tuple[str, ...]) -> int:
+    def _visit_object(self, i: int, trie: dict, path: tuple[str, ...], last: bool = False) -> int | None:
         text = self.text
         visited: set[str] = set()
         i = _WS.match(text, i + 1).end()
@@ -95,7 +103,10 @@ class JsonSourceMap:
                 if name in visited:  # a duplicate key: the last one wins, as in json.loads
                     self._forget(path + (name,))
                 visited.add(name)
-                i = self._visit(i, trie[name], path + (name,), (key_start, key_end))
+                final = last and len(visited) == len(trie)  # keys are unique when ``last`` is set
+                i = self._visit(i, trie[name], path + (name,), (key_start, key_end), final)
+                if final:
+                    return None
             else:
                 i = _SKIPPER.raw_decode(text, i)[1]
             i = _WS.match(text, i).end()
@@ -108,17 +119,20 @@ class JsonSourceMap:
         for key in [k for k in self._found if k[:depth] == prefix]:
             del self._found[key]
 
-    def _visit_array(self, i: int, trie: dict, path: tuple[str, ...]) -> int:
+    def _visit_array(self, i: int, trie: dict, path: tuple[str, ...], last: bool = False) -> int | None:
         text = self.text
         wanted = {int(t): t for t in trie if t.isascii() and t.isdigit()}  # not "²"
         i = _WS.match(text, i + 1).end()
         if text[i] == "]":
             return i + 1
         index = 0
+        final_index = max(wanted) if last and wanted else -1
         while True:
             if index in wanted:
                 token = wanted[index]
-                i = self._visit(i, trie[token], path + (token,))
+                i = self._visit(i, trie[token], path + (token,), (None, None), index == final_index)
+                if index == final_index:
+                    return None
             else:
                 i = _SKIPPER.raw_decode(text, i)[1]
             index += 1

@@ -170,7 +170,7 @@ def _load_json(path: str, text: str) -> Document:
         except json.JSONDecodeError as err:
             raise InputError(path, f"invalid JSON: {err.msg}", err.lineno, err.colno) from None
     duplicates = _locate_duplicates(data, duplicated) if duplicated else []
-    return Document(path, text, data, "json", JsonSourceMap(text), duplicates)
+    return Document(path, text, data, "json", JsonSourceMap(text, unique_keys=not duplicated), duplicates)
 
 
 _SLOW = object()
