@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from itertools import islice
 from typing import Iterable
 
@@ -175,8 +176,15 @@ _PREAMBLES = (
     (r"use (?:this|the) (?:tool|function)\b(?: (?:to|for|when))?", "Use this tool to"),
     (r"(?:you|we|i|it) (?:can|may|will|should|allows?|lets?)\b", "You can"),
 )
-PREAMBLES = tuple((re.compile(source, re.I), label) for source, label in _PREAMBLES)
-# Matches exactly where one of PREAMBLES does: one regex call rules them all out at once.
+
+
+@cache
+def preambles() -> tuple[tuple[re.Pattern, str], ...]:
+    """The _PREAMBLES regexes, compiled when a text first opens like one (most runs: never)."""
+    return tuple((re.compile(source, re.I), label) for source, label in _PREAMBLES)
+
+
+# Matches exactly where one of _PREAMBLES does: one regex call rules them all out at once.
 _ANY_PREAMBLE = re.compile("|".join(f"(?:{source})" for source, _ in _PREAMBLES), re.I)
 _LINKING = {"that", "which", "to", "for", "will", "can", "you", "users", "user", "the", "model",
             "is", "used", "lets", "allows", "helps", "help", "be", "when"}
@@ -222,7 +230,7 @@ def opening_problem(text: str, extra: Iterable[str] = (), *, labels: bool = True
         rest = rest[tag.end():]
     if not rest or _PLACEHOLDER.match(rest):
         return None
-    for pattern, label in PREAMBLES if _ANY_PREAMBLE.match(rest) else ():
+    for pattern, label in preambles() if _ANY_PREAMBLE.match(rest) else ():
         found = pattern.match(rest)
         if found and not (rest[found.end():found.end() + 1].isalnum()):
             words = [w for w in _first_words(rest[found.end():found.end() + 80], 4)
@@ -328,11 +336,17 @@ _WORD_TOKEN = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 # Scripts written without spaces between words, and about how many letters make a word:
 # Han and kana (a Chinese or Japanese word is mostly two characters), Thai, Lao, Khmer
 # and Burmese (about four letters; vowel signs and other marks are not counted).
-_UNSPACED = re.compile(
+_UNSPACED_SOURCE = (
     "(?P<cjk>[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+)"
     "|(?P<sea>[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\ua9e0-\ua9ff\uaa60-\uaa7f]+)"
 )
 _LETTERS_PER_WORD = {"cjk": 2, "sea": 4}
+
+
+@cache
+def _unspaced() -> re.Pattern:
+    """Compiled when a text is not ASCII (its character ranges take a while to compile)."""
+    return re.compile(_UNSPACED_SOURCE)
 
 
 def count_words(text: str, enough: int | None = None) -> int:
@@ -341,7 +355,7 @@ def count_words(text: str, enough: int | None = None) -> int:
     one word per two Han or kana characters, or per four Thai, Lao, Khmer or Burmese
     letters, rounded to nearest, at least one (a zero-width space between such words ends a run). Counting
     stops once ``enough`` words are found."""
-    if text.isascii() or not _UNSPACED.search(text):
+    if text.isascii() or not _unspaced().search(text):
         count = 0
         for _ in _WORD_TOKEN.finditer(text):
             count += 1
@@ -349,13 +363,13 @@ def count_words(text: str, enough: int | None = None) -> int:
                 break
         return count
     count = 0
-    for run in _UNSPACED.finditer(text):  # (the runs hold their scripts' vowel signs and marks)
+    for run in _unspaced().finditer(text):  # (the runs hold their scripts' vowel signs and marks)
         letters = sum(1 for c in run.group() if c.isalpha())
         per_word = _LETTERS_PER_WORD[run.lastgroup]
         count += max(1, (letters + per_word // 2) // per_word) if letters else 0
         if enough is not None and count >= enough:
             return count  # a long text need not be scanned to its end
-    return count + count_words(_UNSPACED.sub(" ", text), None if enough is None else max(enough - count, 1))
+    return count + count_words(_unspaced().sub(" ", text), None if enough is None else max(enough - count, 1))
 
 
 # -- marketing, overly friendly and vague language -----------------------------------
