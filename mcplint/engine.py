@@ -313,8 +313,8 @@ def _capped_early(raw: list, manifest: Manifest, plan: Plan, limit: int = MAX_PE
     path = document.path
     entries = [(rule, v, str(v.pointer)) for rule, v in raw]
     entries = [e for e in entries if not ignored(e[0].code, e[2], path, plan)]
-    data = document.data
-    ordered = sorted(entries, key=lambda e: (start_key(data, e[1].pointer, e[1].at_key), e[0].code, e[2]))
+    data, orders = document.data, {}
+    ordered = sorted(entries, key=lambda e: (start_key(data, e[1].pointer, e[1].at_key, orders), e[0].code, e[2]))
     kept, left_out = cap_per_rule(ordered, lambda e: e[0].code, limit)
     if not left_out:  # per-file-ignores left few enough: as ``capped``, in the rules' order
         kept = entries

@@ -133,3 +133,19 @@ def test_source_map_that_stops_after_the_last_wanted_value_gives_the_same_spans(
         assert early.span(ptr, key=at_key) == full.span(ptr, key=at_key)
     for ptr in (Pointer(), *(Pointer(t[:-1]) for t, _ in wanted if t)):  # ancestors the walk left early
         assert early.span(ptr) == full.span(ptr)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab\n", max_size=300), st.lists(st.integers(min_value=0, max_value=300), max_size=12),
+       st.integers(min_value=0, max_value=3))
+def test_line_index_scanned_in_chunks_places_offsets_as_splitting_all_lines_did(text, offsets, repeat_text):
+    import bisect
+
+    from mcplint.document.span import LineIndex
+
+    text = text * (1 + repeat_text * 400)  # past the first chunk of 65,536 characters too
+    starts = [0] + [i + 1 for i, char in enumerate(text) if char == "\n"]
+    index = LineIndex(text)
+    for offset in [min(o * (1 + repeat_text * 400), len(text)) for o in offsets]:
+        row = bisect.bisect_right(starts, offset) - 1
+        assert index.position(offset) == (row + 1, offset - starts[row] + 1)

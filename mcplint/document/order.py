@@ -12,21 +12,25 @@ from __future__ import annotations
 from typing import Any
 
 
-def start_key(data: Any, pointer, at_key: bool = False) -> tuple[int, ...]:
+def start_key(data: Any, pointer, at_key: bool = False, orders: dict | None = None) -> tuple[int, ...]:
     """A key that sorts like the start of ``JsonSourceMap.span(pointer, key=at_key)``: equal
     for the same start, smaller for an earlier one. Like ``span``, a pointer that goes past
-    what the document has stands for its nearest existing ancestor."""
+    what the document has stands for its nearest existing ancestor. ``orders`` keeps each
+    object's member positions between calls (by id: the data must outlive it)."""
     key: list[int] = []
     node = data
+    if orders is None:
+        orders = {}
     for token in pointer:
         text = str(token)
         if type(node) is dict:
-            if text not in node:
+            order = orders.get(id(node))
+            if order is None:
+                order = orders[id(node)] = {name: index for index, name in enumerate(node)}
+            index = order.get(text)
+            if index is None:
                 return tuple(key)
-            for index, name in enumerate(node):  # objects are small; their order is the text's
-                if name == text:
-                    key += (index, 1)
-                    break
+            key += (index, 1)
             node = node[text]
             member = True
         elif type(node) is list:

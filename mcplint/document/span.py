@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from itertools import accumulate, repeat
+from itertools import accumulate, islice, repeat
 from operator import add
 
 
@@ -19,14 +19,30 @@ class Span:
 
 
 class LineIndex:
-    """Maps code-point offsets in a text to 1-based (line, column)."""
+    """Maps code-point offsets in a text to 1-based (line, column).
+
+    Line starts are found as far as the offsets asked for, in chunks that double: findings
+    are often all near the top of a large file (the first ones of each rule are reported),
+    and splitting all of a 9 MB text into 300,000 lines cost more than locating them."""
 
     def __init__(self, text: str) -> None:
-        # Offsets where each line starts, computed at C speed (files can have 300k lines).
-        lengths = map(add, map(len, text.split("\n")), repeat(1))
-        self._starts = list(accumulate(lengths, initial=0))[:-1]
+        self._text = text
+        self._starts = [0]
+        self._scanned = 0  # the line starts in text[:_scanned] are all in _starts
+
+    def _scan(self, offset: int) -> None:
+        text = self._text
+        end = min(len(text), max(offset + 1, 2 * self._scanned, 1 << 16))
+        # Offsets where each line starts, computed at C speed.
+        lengths = map(add, map(len, text[self._scanned:end].split("\n")), repeat(1))
+        self._starts.extend(islice(accumulate(lengths, initial=self._scanned), 1, None))
+        if self._starts[-1] > end:  # the chunk's last piece runs on past it: not a line start
+            self._starts.pop()
+        self._scanned = end
 
     def position(self, offset: int) -> tuple[int, int]:
+        if offset >= self._scanned and self._scanned < len(self._text):
+            self._scan(offset)
         row = bisect.bisect_right(self._starts, offset) - 1
         return row + 1, offset - self._starts[row] + 1
 
