@@ -36,6 +36,7 @@ ROLES = ("user", "assistant")
 CONTENT_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
 META_SINCE = V2025_06_18  # `_meta` on blocks, resource contents and Tool
 LAST_MODIFIED_SINCE = V2025_06_18
+_new = tuple.__new__  # Pointer(...) without its Python-level __new__
 
 
 def block_types(version: str) -> list[str]:
@@ -59,18 +60,20 @@ def final_result(exchange) -> dict | None:
 def blocks(exchange, result: dict) -> Iterator[tuple[Pointer, Any]]:
     """(pointer, block) for each content block: tools/call `content[i]`, prompts/get
     `messages[i].content`."""
-    base = exchange.response.ptr / "result"
-    if exchange.method == "tools/call":
+    method = exchange.method
+    if method == "tools/call":
         content = result.get("content")
         if isinstance(content, list):
+            base = (*exchange.response.ptr, "result", "content")
             for i, block in enumerate(content):
-                yield base / "content" / i, block
-    elif exchange.method == "prompts/get":
+                yield _new(Pointer, (*base, i)), block
+    elif method == "prompts/get":
         messages = result.get("messages")
         if isinstance(messages, list):
+            base = (*exchange.response.ptr, "result", "messages")
             for i, message in enumerate(messages):
                 if isinstance(message, dict) and "content" in message:
-                    yield base / "messages" / i / "content", message["content"]
+                    yield _new(Pointer, (*base, i, "content")), message["content"]
 
 
 def resource_contents(exchange, result: dict) -> Iterator[tuple[Pointer, dict]]:
@@ -115,7 +118,7 @@ class Walk:
             kind = block.get("type")
             # Only {"type": "text", "text": "..."} blocks: nothing for most content rules to check.
             plain = plain and kind == "text" and len(block) == 2 and type(block.get("text")) is str
-            if isinstance(kind, str) and BLOCK_TYPES.get(kind, "9999") <= version:
+            if kind == "text" or (isinstance(kind, str) and BLOCK_TYPES.get(kind, "9999") <= version):
                 self.typed.append((ptr, block, kind))
                 if kind == "resource" and isinstance(block.get("resource"), dict):
                     self.contents.append((ptr / "resource", block["resource"]))

@@ -16,6 +16,8 @@ from mcplint.document.pointer import Pointer
 
 MAX_STRINGS = 2000  # strings taken from one structuredContent or error data (a huge array is sampled)
 MAX_DEPTH = 32
+_BLOCKS = tuple(f"content block {i + 1}" for i in range(32))
+_new = tuple.__new__  # Pointer(...) without its Python-level __new__
 
 
 _last: list = [None, ()]  # the latest response walked, and its texts: four rules read the same one
@@ -32,28 +34,31 @@ def output_texts(message) -> tuple[tuple[Pointer, str, str], ...]:
 
 def _walk(message) -> Iterator[tuple[Pointer, str, str]]:
     result = message.result
+    base = message.ptr
     if result is not None:
         content = result.get("content")
         if isinstance(content, list):
             for i, block in enumerate(content):
                 if not isinstance(block, dict):
                     continue
-                ptr = message.ptr / "result" / "content" / i
-                if isinstance(block.get("text"), str):
-                    yield ptr / "text", f"content block {i + 1}", block["text"]
+                text = block.get("text")
+                what = _BLOCKS[i] if i < len(_BLOCKS) else f"content block {i + 1}"
+                if isinstance(text, str):
+                    yield _new(Pointer, (*base, "result", "content", i, "text")), what, text
                 resource = block.get("resource")
                 if isinstance(resource, dict) and isinstance(resource.get("text"), str):
-                    yield ptr / "resource" / "text", f"embedded resource in content block {i + 1}", resource["text"]
+                    yield (_new(Pointer, (*base, "result", "content", i, "resource", "text")),
+                           f"embedded resource in {what}", resource["text"])
         if "structuredContent" in result:
-            yield from _strings(result["structuredContent"], message.ptr / "result" / "structuredContent",
+            yield from _strings(result["structuredContent"], base / "result" / "structuredContent",
                                 "structuredContent")
         return
     error = message.error
     if error is not None:
         if isinstance(error.get("message"), str):
-            yield message.ptr / "error" / "message", "error message", error["message"]
+            yield _new(Pointer, (*base, "error", "message")), "error message", error["message"]
         if "data" in error:
-            yield from _strings(error["data"], message.ptr / "error" / "data", "error data")
+            yield from _strings(error["data"], base / "error" / "data", "error data")
 
 
 def is_error_output(message) -> bool:
@@ -68,17 +73,28 @@ def strings_in(value: Any, ptr: Pointer, what: str) -> Iterator[tuple[Pointer, s
 
 
 def _strings(value: Any, ptr: Pointer, what: str) -> Iterator[tuple[Pointer, str, str]]:
-    budget = [MAX_STRINGS]
-    stack = [(value, ptr, 0)]
-    while stack and budget[0] > 0:
-        node, at, depth = stack.pop()
+    # Depth first, in document order; a node's pointer is built only when it is a string or
+    # a container (a million numbers cost no pointers).
+    budget = MAX_STRINGS
+    base = len(ptr)
+    stack: list = [(value, ptr, None, 0)]  # (node, its pointer or its parent's, its key, depth)
+    pop, push = stack.pop, stack.extend
+    while stack and budget > 0:
+        node, at, key, depth = pop()
         if isinstance(node, str):
-            budget[0] -= 1
-            yield at, f"{what} string at {_relative(at, ptr)}", node
+            budget -= 1
+            if key is not None:
+                at = _new(Pointer, (*at, key))
+            rest = "/".join(map(str, at[base:]))
+            yield at, f"{what} string at /{rest}" if rest else f"{what} string at the top level", node
         elif depth < MAX_DEPTH and isinstance(node, dict):
-            stack.extend((v, at / k, depth + 1) for k, v in reversed(list(node.items())))
+            if key is not None:
+                at = _new(Pointer, (*at, key))
+            push([(v, at, k, depth + 1) for k, v in reversed(node.items())])
         elif depth < MAX_DEPTH and isinstance(node, list):
-            stack.extend((v, at / i, depth + 1) for i, v in reversed(list(enumerate(node))))
+            if key is not None:
+                at = _new(Pointer, (*at, key))
+            push([(node[i], at, i, depth + 1) for i in range(len(node) - 1, -1, -1)])
 
 
 def _relative(at: Pointer, base: Pointer) -> str:
