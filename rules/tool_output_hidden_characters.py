@@ -48,6 +48,8 @@ class ToolOutputHiddenCharacters(TrafficRule):
         session.assess(self)
         reported: set[str] = set()
         for ptr, what, text in output_texts(answer):
+            if text.isascii() and text.isprintable():
+                continue  # no control character (the only hidden ASCII): skips find_hidden's regex
             hidden = find_hidden(text)
             if not hidden:
                 continue

@@ -54,6 +54,8 @@ class ToolOutputSecret(TrafficRule):
             return  # its purpose: a credential is the answer, not a leak
         reported: set[str] = set()
         for ptr, what, text in output_texts(answer):
+            if len(text) < 16 or max(map(len, text.split())) < 16:
+                continue  # every credential is a run of 16+ non-space characters (cheaper than its regex)
             if (new := new_secret(text, reported)) is None:
                 continue
             first, more = new

@@ -123,6 +123,9 @@ _TRACE_TRIGGER = re.compile(r"\n[ \t]*at |Traceback|File \"|goroutine |\.rb:\d|:
 
 def find_stack_trace(text: str) -> tuple[str, str] | None:
     """(language, the first matched lines) of a stack trace in ``text``, or None."""
+    if "\n" not in text and "Traceback" not in text and 'File "' not in text and "goroutine " not in text \
+            and ".rb:" not in text and ":line " not in text:
+        return None  # what _TRACE_TRIGGER needs, found faster by substring search
     if _TRACE_TRIGGER.search(text) is None:
         return None
     for language, pattern in _TRACES:
