@@ -26,8 +26,9 @@ except ImportError:  # pragma: no cover - a platform without a msgspec wheel
     _fast_loads = None
 
 CHUNK = 1 << 20
+_new = tuple.__new__  # Pointer(...) without its Python-level __new__
 LONG_LINE = 256 << 10  # a line longer than this is kept in memory only while findings on it are located
-WRAPPER_KEYS = ("from", "message", "http")
+WRAPPER_KEYS = ("from", "message", "http")  # (to_record tests them one by one)
 # A line with more than whitespace (bytes.strip()'s) on it. The search starts only at line
 # starts, and blank lines never become objects: a million of them cost nothing.
 _FILLED = re.compile(rb"^[ \t\r\x0b\x0c]*[^ \t\r\n\x0b\x0c][^\n]*", re.M)
@@ -129,9 +130,9 @@ def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tu
 
 
 def to_record(index: int, value) -> Record:
-    where = Pointer((index,))
-    if isinstance(value, dict) and "jsonrpc" not in value and any(k in value for k in WRAPPER_KEYS):
-        record = Record(index, where / "message", value.get("from"), value.get("message"), value.get("http"))
+    where = _new(Pointer, (index,))
+    if isinstance(value, dict) and "jsonrpc" not in value and ("from" in value or "message" in value or "http" in value):
+        record = Record(index, _new(Pointer, (index, "message")), value.get("from"), value.get("message"), value.get("http"))
         if "from" in value and value["from"] not in (CLIENT, SERVER):
             record.problem = (where / "from", f"'from' must be \"client\" or \"server\", not {json.dumps(value['from'])}")
             record.sender = None
