@@ -1,4 +1,4 @@
-"""The orjson fast path of the JSON loader reads every document exactly as the stdlib path
+"""The msgspec fast path of the JSON loader reads every document exactly as the stdlib path
 does (values, their types, duplicates, errors), or leaves it to the stdlib path."""
 
 from __future__ import annotations
