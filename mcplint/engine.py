@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import gc
-import hashlib
-import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,8 +13,9 @@ from mcplint.discovery import STDIN, Target, display_path
 from mcplint.document.loader import Document, load_document, read_stdin, spool
 from mcplint.document.manifest import EXPECTED, Manifest, classify, describe
 from mcplint.document.order import start_key
-from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError, MCPLintError
+from mcplint.fingerprints import fingerprint
+from mcplint.per_file_ignores import ignored
 from mcplint.findings import MAX_PER_RULE, Finding, Related, Severity, cap_per_rule, capped, excerpt, left_out_note
 from mcplint.inferred_version import VersionWatch, infer_version, lenient
 from mcplint.rule import MANIFEST, Rule, RuleContext, ToolRule
@@ -369,60 +368,5 @@ def _shown_tool(name: str | None) -> str | None:
     return excerpt(name) if name is not None else None
 
 
-def fingerprint(code: str, manifest: Manifest, ptr: Pointer) -> str:
-    """Stable across reformatting and moving tools: no line numbers, and the tool is
-    named rather than numbered (see ``logical_pointer``)."""
-    value = manifest.document.data
-    for token in ptr:
-        try:
-            value = value[int(token) if isinstance(value, list) else token]
-        except (KeyError, IndexError, TypeError, ValueError):
-            break
-    logical = logical_pointer(manifest, ptr)
-    if len(ptr) == len(manifest.tools_pointer) + 1 and logical.endswith("]"):
-        # A verdict on a whole named tool (a missing member, 'looks destructive'): the name
-        # in the logical pointer is its identity. Hashing every field would turn any edit
-        # of the tool (say, a better description) into a new finding for a baseline.
-        value = None
-    payload = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-    digest = hashlib.sha256(f"{code}\0{manifest.path}\0{logical}\0{payload}".encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()[:32]
-
-
-def logical_pointer(manifest: Manifest, ptr: Pointer) -> str:
-    """The pointer with the tool's (prompt's, resource's) array index replaced by its name, e.g.
-    ``/tools/3/description`` -> ``/tools/[get_user]/description``."""
-    depth = len(manifest.tools_pointer)
-    name = manifest.tool_name_at(ptr)
-    if name is None:
-        name = manifest.entry_name_at(ptr)  # the other lists sit at the same depth as tools
-    if manifest.shape == "tool" or name is None or len(ptr) <= depth:
-        return str(ptr)
-    rest = Pointer(ptr[depth + 1:])
-    return f"{Pointer(ptr[:depth])}/[{name}]{rest}"
-
-
 def _ignored(finding: Finding, document: Document, plan: Plan) -> bool:
     return ignored(finding.code, finding.pointer, document.path, plan)
-
-
-def ignored(code: str, found_at: str, path: str, plan: Plan) -> bool:
-    """Whether per-file-ignores silence rule ``code`` at pointer ``found_at`` in ``path``."""
-    if not plan.per_file_ignores:
-        return False
-    rel = _relative(path, plan.root)
-    silenced = False
-    for index, (regex, pointer, codes) in enumerate(plan.per_file_ignores):
-        if code in codes and regex.match(rel) and (
-            not pointer or found_at == pointer or found_at.startswith(pointer + "/")
-        ):
-            plan.used_ignores.add(index)  # every matching entry counts as used
-            silenced = True
-    return silenced
-
-
-def _relative(path: str, root: Path) -> str:
-    try:
-        return Path(path).absolute().relative_to(root).as_posix()
-    except ValueError:
-        return path

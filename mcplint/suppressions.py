@@ -321,7 +321,7 @@ def _unused_message(token: str, scope: str) -> str:
 
 
 def _finding(rule, plan, manifest, directive: Directive, token: str, message: str) -> Finding:
-    from mcplint.engine import logical_pointer
+    from mcplint.fingerprints import logical_pointer
 
     target = directive.target if directive.target is not None else Pointer()
     logical = logical_pointer(manifest, target)
@@ -349,7 +349,7 @@ def unused_config_ignores(config, plan, files) -> list[str]:
     (a run over some files, as pre-commit does, cannot judge entries for the others)."""
     if not plan.per_file_ignores:
         return []
-    from mcplint.engine import _relative
+    from mcplint.per_file_ignores import relative as _relative
 
     selected = {r.code for r in plan.rules}
     linted = [_relative(f.path, plan.root) for f in files]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from conftest import FIXTURES, ROOT, run_mcplint, shared_path
-from mcplint import engine
+from mcplint import fingerprints
 from mcplint.document.loader import load_document
 from mcplint.document.manifest import EXPECTED, classify
 from mcplint.document.pointer import Pointer
@@ -165,12 +165,12 @@ def test_findings_are_located_in_a_yaml_prompts_listing():
 
 def test_logical_pointers_and_fingerprints_name_the_entry():
     doc = manifest({"tools": [TOOL], "prompts": [PROMPT], "resources": [RESOURCE]})
-    assert engine.logical_pointer(doc, Pointer(("prompts", 0, "description"))) == "/prompts/[summarize]/description"
-    assert engine.logical_pointer(doc, Pointer(("resources", 0, "uri"))) == "/resources/[note_index]/uri"
-    assert engine.logical_pointer(doc, Pointer(("tools", 0, "name"))) == "/tools/[get_time]/name"
-    assert engine.logical_pointer(doc, Pointer(("prompts",))) == "/prompts"
+    assert fingerprints.logical_pointer(doc, Pointer(("prompts", 0, "description"))) == "/prompts/[summarize]/description"
+    assert fingerprints.logical_pointer(doc, Pointer(("resources", 0, "uri"))) == "/resources/[note_index]/uri"
+    assert fingerprints.logical_pointer(doc, Pointer(("tools", 0, "name"))) == "/tools/[get_time]/name"
+    assert fingerprints.logical_pointer(doc, Pointer(("prompts",))) == "/prompts"
     response = manifest(wrap({"prompts": [PROMPT]}))
-    assert engine.logical_pointer(response, Pointer(("result", "prompts", 0, "arguments", 0))) == (
+    assert fingerprints.logical_pointer(response, Pointer(("result", "prompts", 0, "arguments", 0))) == (
         "/result/prompts/[summarize]/arguments/0")
 
 

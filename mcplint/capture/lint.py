@@ -265,7 +265,7 @@ class _Linter(Dispatch):
     def _findings(self) -> list[Finding]:
         if not self.raw:
             return []
-        from mcplint.engine import ignored
+        from mcplint.per_file_ignores import ignored
 
         unique: list[tuple] = []
         seen: set[tuple] = set()

@@ -152,7 +152,7 @@ class Manifest:
 
     def entry_name_at(self, ptr: Pointer) -> str | None:
         """Name of the prompt, resource or resource template that ``ptr`` points into, if any
-        (its array index sits where a tool's does: see ``engine.logical_pointer``)."""
+        (its array index sits where a tool's does: see ``fingerprints.logical_pointer``)."""
         for member, list_ptr in self.lists.items():
             if member != "tools" and len(ptr) > len(list_ptr) and ptr.startswith(list_ptr):
                 try:
