@@ -15,14 +15,14 @@ relative to the object checked, ``message`` one sentence saying what to do.
 from __future__ import annotations
 
 import json
-import re
-from datetime import datetime
 from typing import Any, Iterator
 
 from mcplint import versions
 from mcplint.capture.records import CLIENT
+from mcplint.capture.content_meta import (  # noqa: F401 (part of this model; rules import them from here)
+    LAST_MODIFIED_SINCE, META_SINCE, ROLES, annotation_problems, last_modified_problem, meta_problems)
 from mcplint.document.pointer import Pointer
-from mcplint.tool_fields import json_type, meta_key_problem, show
+from mcplint.tool_fields import json_type, show
 from mcplint.versions import V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25
 
 Problem = tuple[tuple, str]
@@ -32,10 +32,7 @@ BLOCK_TYPES: dict[str, str] = {
     "text": V2024_11_05, "image": V2024_11_05, "audio": V2025_03_26,
     "resource_link": V2025_06_18, "resource": V2024_11_05,
 }
-ROLES = ("user", "assistant")
 CONTENT_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
-META_SINCE = V2025_06_18  # `_meta` on blocks, resource contents and Tool
-LAST_MODIFIED_SINCE = V2025_06_18
 _new = tuple.__new__  # Pointer(...) without its Python-level __new__
 
 
@@ -282,69 +279,6 @@ def confusion(block: dict) -> Problem | None:
         return ("resource",), ("A 'resource_link' block carries 'uri' and 'name' itself; to embed the "
                                "resource's contents use a 'resource' block")
     return None
-
-
-# -- annotations -------------------------------------------------------------------------------
-
-def annotation_problems(annotations: Any, version: str) -> list[Problem]:
-    """The schema's Annotations: audience an array of "user"/"assistant", priority a
-    number from 0 to 1, lastModified a string (2025-06-18 and later)."""
-    if not isinstance(annotations, dict):
-        return [((), f"'annotations' must be an object (audience, priority, lastModified), not {json_type(annotations)}")]
-    problems: list[Problem] = []
-    audience = annotations.get("audience")
-    if "audience" in annotations:
-        if not isinstance(audience, list):
-            problems.append((("audience",), f"'audience' must be an array of \"user\"/\"assistant\", not {json_type(audience)}"))
-        else:
-            problems.extend((("audience", i), f"'audience' entries are \"user\" or \"assistant\", not {show(role)}")
-                            for i, role in enumerate(audience) if role not in ROLES)
-    if "priority" in annotations:
-        priority = annotations["priority"]
-        if json_type(priority) not in ("integer", "number"):
-            problems.append((("priority",), f"'priority' must be a number from 0 to 1, not {show(priority)}"))
-        elif not 0 <= priority <= 1:
-            problems.append((("priority",), f"'priority' must be between 0 (least) and 1 (most important), not {priority}"))
-    if version >= LAST_MODIFIED_SINCE and "lastModified" in annotations and not isinstance(annotations["lastModified"], str):
-        problems.append((("lastModified",), f"'lastModified' must be an ISO 8601 string, not {show(annotations['lastModified'])}"))
-    return problems
-
-
-_ISO_START = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def last_modified_problem(value: Any, version: str) -> str | None:
-    if version < LAST_MODIFIED_SINCE:
-        return f"'annotations.lastModified' is defined from {LAST_MODIFIED_SINCE} on, not in {version}"
-    if not isinstance(value, str):
-        return None  # annotation_problems reports the type
-    if _ISO_START.match(value):
-        try:
-            datetime.fromisoformat(value)
-            return None
-        except ValueError:
-            pass
-    return f"'lastModified' should be an ISO 8601 timestamp such as 2025-01-12T15:00:58Z, not {show(value)}"
-
-
-# -- _meta -------------------------------------------------------------------------------------
-
-def meta_problems(obj: dict, version: str, what: str) -> list[Problem]:
-    """`_meta` where this version defines none, and keys that break the key grammar."""
-    meta = obj.get("_meta")
-    if "_meta" not in obj:
-        return []
-    if version < META_SINCE:
-        return [(("_meta",), f"_meta on {what} is defined from {META_SINCE} on, not in {version}; "
-                             "move it to the result's _meta")]
-    if not isinstance(meta, dict):
-        return []  # field_problems reports the type
-    found = []
-    for key in meta:
-        problem = meta_key_problem(key, version)
-        if problem:
-            found.append((("_meta", key), f"_meta key '{key}' is invalid: {problem}"))
-    return found
 
 
 # -- double-encoded content and structured-content mirroring ----------------------------------
