@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mcplint.lexicon import letter_words
+from mcplint.marketing import letter_words
 
 _I = re.I
 _SENTENCE_CHAR = r"(?:[^.!?\n]|\.(?=\S))"  # a dot inside a path or name does not end the sentence

@@ -6,7 +6,8 @@
 - ``opening_problem`` / ``reads_as_english``: how a description opens (MCP211), and
   whether it is in the one language the lexicon knows.
 - ``count_words``: words in a text, also in scripts written without spaces (MCP212).
-- ``MARKETING`` / ``MarketingMatcher``: hype, overly friendly and vague phrases (MCP221).
+- ``MARKETING`` / ``MarketingMatcher``: hype, overly friendly and vague phrases (MCP221),
+  are in mcplint.marketing.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 from functools import cache
 from itertools import islice
 from typing import Iterable
+
 
 # -- verbs --------------------------------------------------------------------------
 
@@ -370,159 +372,3 @@ def count_words(text: str, enough: int | None = None) -> int:
         if enough is not None and count >= enough:
             return count  # a long text need not be scanned to its end
     return count + count_words(_unspaced().sub(" ", text), None if enough is None else max(enough - count, 1))
-
-
-# -- marketing, overly friendly and vague language -----------------------------------
-
-# label -> (kind, regex, trigger words). Labels are what users name in ``allow-words``;
-# a text is searched only when it contains one of the trigger words (a fast prefilter).
-# Chosen for precision: words with an ordinary technical sense ("magic bytes",
-# "seamless texture", "unmatched brackets", "next-generation sequencing", "great
-# circle", "perfect square", "robust") are left out or matched only in phrases.
-MARKETING: dict[str, tuple[str, str, str]] = {
-    "revolutionary": ("hype", r"revolutionary|revolutioni[sz](?:e|es|ing)",
-                      "revolutionary revolutionize revolutionizes revolutionizing revolutionise "
-                      "revolutionises revolutionising"),
-    "game-changing": ("hype", r"game[- ]chang(?:ing|er)", "game"),
-    "groundbreaking": ("hype", r"ground[- ]?breaking", "groundbreaking breaking"),
-    "best-in-class": ("hype", r"best[- ]in[- ]class", "best"),
-    "world-class": ("hype", r"world[- ]class", "world"),
-    "world's best": ("hype", r"world['’]s (?:best|fastest|first|most \w+)", "world"),
-    "industry-leading": ("hype", r"industry[- ]leading", "industry"),
-    "cutting-edge": ("hype", r"cutting-edge", "cutting"),
-    "state-of-the-art": ("hype", r"state-of-the-art", "art"),
-    "blazing fast": ("hype", r"blazing(?:ly)?[- ]fast", "blazing blazingly"),
-    "lightning fast": ("hype", r"lightning[- ]fast", "lightning"),
-    "super fast": ("hype", r"(?:super|ultra|insanely)[- ]fast", "super ultra insanely"),
-    "unparalleled": ("hype", r"unparall?eled|unrivall?ed|unbeatable",
-                     "unparalleled unparaleled unrivaled unrivalled unbeatable"),
-    "seamless": ("hype", r"seamlessly|seamless (?:integration|experience|workflow|access|connectivity)",
-                 "seamless seamlessly"),
-    "effortless": ("hype", r"effortless(?:ly)?|hassle[- ]free", "effortless effortlessly hassle"),
-    "powerful": ("hype", r"(?:super[- ]?|very |extremely |incredibly )?powerful", "powerful superpowerful"),
-    "supercharge": ("hype", r"(?:super|turbo)charg(?:e|es|ed|ing)",
-                    "supercharge supercharges supercharged supercharging turbocharge turbocharges "
-                    "turbocharged turbocharging"),
-    "ultimate": ("hype", r"the ultimate (?:tool|solution|way|platform|experience|assistant|companion|guide)",
-                 "ultimate"),
-    "amazing": ("hype", r"amazing(?:ly)?|awesome|fantastic|incredible|incredibly|mind[- ]blowing|"
-                        r"jaw[- ]dropping|breathtaking",
-                "amazing amazingly awesome fantastic incredible incredibly blowing jaw breathtaking"),
-    "magic": ("hype", r"magical(?:ly)?|like magic", "magical magically magic"),
-    "hey there": ("friendly", r"(?:hey|hi|hello) there", "hey hi hello"),
-    "happy to help": ("friendly", r"(?:happy|glad|delighted) to help|happy (?:coding|hacking)",
-                      "happy glad delighted"),
-    "we'd love to": ("friendly", r"(?:we|i)['’]d love to", "love"),
-    "!!": ("friendly", r"!!+(?![\w(])", "!!"),
-    ":)": ("friendly", r"(?<!\S)[:;]-?[)D](?!\w)", ":) :D ;) :-) ;-) :-D"),
-    "and more": ("vague", r"and (?:much |so much |many )?more(?=\s*(?:[.,;:!?)\]]|$))", "more"),
-    "etc.": ("vague", r"etc\.?", "etc"),
-    "and so on": ("vague", r"and so (?:on|forth)", "so"),
-    "stuff": ("vague", r"stuff", "stuff"),
-    "various things": ("vague", r"(?:various|many|some|other|all sorts of|lots of) things", "things"),
-    "a bunch of": ("vague", r"a bunch of", "bunch"),
-}
-
-ADVICE = {
-    "hype": "state what the tool does, not how good it is",
-    "friendly": "keep the tone neutral and factual",
-    "vague": "name the specific things instead",
-    "banned": "this wording is banned by the project's configuration",
-}
-
-# ASCII bytes -> themselves for a-z, lower case for A-Z, a space for everything else.
-_ASCII_LETTERS = bytes.maketrans(
-    bytes(range(128)), bytes(c if 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 for c in range(128))
-)
-
-
-def letter_words(text: str) -> list[str]:
-    """The runs of letters in ``text``, lower-cased: ``_LETTERS.findall(text.lower())``
-    ("don't" -> don, t). ASCII text takes a byte-level translate and split instead of
-    the regex: several times faster, with the same result."""
-    if text.isascii():
-        return text.encode("ascii").translate(_ASCII_LETTERS).decode("ascii").split()
-    return _LETTERS.findall(text.lower())
-
-
-_BEFORE = r"(?<![\w\-/.])"  # not inside a word, a hyphenated word or a path ("/etc")
-_AFTER = r"(?![\w\-/])"
-_LETTERS = re.compile(r"[a-z]+")
-
-
-def _bounded(source: str, phrase: str) -> str:
-    """``source`` that only matches as whole words where ``phrase`` starts or ends with one
-    (not for CJK and other scripts written without spaces, from U+2E80 on)."""
-    before = _BEFORE if phrase[0].isalnum() and phrase[0] < "\u2e80" else ""
-    after = _AFTER if (phrase[-1].isalnum() and phrase[-1] < "\u2e80") or phrase[-1] == "." else ""
-    return f"{before}(?:{source}){after}"
-
-
-class MarketingMatcher:
-    """Finds marketing, overly friendly and vague phrases: the built-in ones minus the
-    labels in ``allow``, plus the ``extra`` words (kind ``banned``). Each phrase's
-    regex runs only on texts that contain one of its trigger words, and is compiled
-    the first time one does (most runs meet few of them)."""
-
-    def __init__(self, extra: Iterable[str] = (), allow: Iterable[str] = ()) -> None:
-        allowed = {a.strip().lower() for a in allow}
-        entries = [(kind, _bounded(source, label), triggers.split())
-                   for label, (kind, source, triggers) in MARKETING.items() if label not in allowed]
-        for phrase in (w.strip() for w in extra if w.strip()):
-            source = r"\s+".join(map(re.escape, phrase.split()))
-            entries.append(("banned", _bounded(source, phrase), _LETTERS.findall(phrase.lower()) or [phrase]))
-        self.by_word: dict[str, list[tuple[str, str]]] = {}  # trigger -> (kind, regex source)
-        self.by_symbol: dict[str, list[tuple[str, str]]] = {}
-        self._compiled: dict[str, re.Pattern] = {}
-        for kind, source, triggers in entries:
-            compiled = (kind, source)
-            for trigger in triggers:
-                # letter_words() yields ASCII words only: other triggers are searched as text
-                table = self.by_word if trigger.isascii() and trigger.isalpha() else self.by_symbol
-                table.setdefault(trigger, []).append(compiled)
-        self._cache: dict[str, list[tuple[str, str]]] = {}  # texts repeat across tools
-        longest_first = sorted(self.by_symbol, key=len, reverse=True)
-        self.symbols = re.compile("|".join(map(re.escape, longest_first)) or "(?!)")
-        self.symbol_starts = "".join({symbol[0] for symbol in self.by_symbol})  # cheap `in` tests first
-
-    def findall(self, text: str) -> list[tuple[str, str]]:
-        """``(kind, matched text)`` for every phrase found, in text order."""
-        cached = self._cache.get(text)
-        if cached is None:
-            if len(self._cache) > 4096:
-                self._cache.clear()
-            cached = self._cache[text] = self._findall(text)
-        return cached
-
-    def may_match(self, text: str) -> bool:
-        """False when ``findall`` finds nothing in ``text`` nor in any of the texts it was
-        joined from with newlines (a cheap pre-check: one pass over many texts)."""
-        if not self.by_word.keys().isdisjoint(letter_words(text)):
-            return True
-        for start in self.symbol_starts:
-            if start in text:
-                return self.symbols.search(text) is not None
-        return False
-
-    def _findall(self, text: str) -> list[tuple[str, str]]:
-        words = self.by_word.keys() & set(letter_words(text))
-        symbols = self.symbols.findall(text) if self.by_symbol else ()
-        if not words and not symbols:
-            return []
-        candidates = {}
-        for trigger in (*words, *symbols):
-            candidates.update(dict.fromkeys(self.by_word.get(trigger) or self.by_symbol[trigger]))
-        found = sorted((m.start(), -m.end(), kind, m.group(0))
-                       for kind, source in candidates for m in self._pattern(source).finditer(text))
-        result, covered = [], -1
-        for start, neg_end, kind, phrase in found:
-            if start >= covered:  # drop matches inside a longer one ("super fast" / "fast")
-                result.append((kind, phrase))
-                covered = -neg_end
-        return result
-
-    def _pattern(self, source: str) -> re.Pattern:
-        pattern = self._compiled.get(source)
-        if pattern is None:
-            pattern = self._compiled[source] = re.compile(source, re.I | re.M)
-        return pattern

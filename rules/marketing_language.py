@@ -3,7 +3,7 @@ from functools import lru_cache
 from mcplint.document import listing
 from mcplint.document.manifest import joined_texts
 from mcplint.findings import Severity
-from mcplint.lexicon import ADVICE, MarketingMatcher
+from mcplint.marketing import ADVICE, MarketingMatcher
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
 
 _FIELDS = {"name": "Tool name", "title": "Tool title", "description": "Tool description",

@@ -6,9 +6,9 @@ import pytest
 
 from mcplint.identifiers import matches_style, split_words, to_style
 from mcplint.lexicon import (
-    IMPERATIVE_VERBS, MarketingMatcher, count_words, imperative_of, is_verb, opening_problem, reads_as_english,
-    verb_of_gerund,
+    IMPERATIVE_VERBS, count_words, imperative_of, is_verb, opening_problem, reads_as_english, verb_of_gerund,
 )
+from mcplint.marketing import MarketingMatcher
 
 
 def test_lexicon_is_lowercase_base_forms():
