@@ -65,7 +65,8 @@ def external_refs(schema: Any) -> list[tuple[tuple, str]]:
     if not isinstance(schema, dict):
         return []
     from mcplint import versions
-    from mcplint.schemas import EXTERNAL, NETWORK, facts, resolve
+    from mcplint.schema_refs import EXTERNAL, NETWORK, resolve
+    from mcplint.schemas import facts
 
     found = facts(schema, versions.LATEST)
     return [(ref.path, ref.ref) for ref in found.refs if resolve(schema, found, ref) in (NETWORK, EXTERNAL)]

@@ -1,6 +1,6 @@
 """JSON Schema helpers for the schema rules: one walk per schema (validity fast path and
-the facts the rules need), $ref resolution, parameter shapes. Dialects and the jsonschema
-slow path are in mcplint.schema_dialects.
+the facts the rules need), parameter shapes. Dialects and the jsonschema slow path are in
+mcplint.schema_dialects, $ref resolution in mcplint.schema_refs.
 
 Validity is proved by a pure-Python fast path for the common keywords (no import of
 ``jsonschema``, which costs 100 ms or more); anything it cannot prove valid goes to
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import unquote, urljoin
+from urllib.parse import urljoin
 
 from mcplint import versions
 from mcplint.document.pointer import Pointer
@@ -374,72 +374,6 @@ def _string_set(value) -> bool:
 
 def is_valid(schema: Any, f: Facts) -> bool:
     return f.fast_valid or metaschema_error(schema, f.dialect) is None
-
-
-# -- $ref resolution (never over the network) -----------------------------------------------
-
-LOCAL, MISSING, NETWORK, EXTERNAL = "local", "missing", "network", "external"
-
-
-def resolve(root: Any, f: Facts, ref: Ref) -> str:
-    """LOCAL when ``ref`` resolves inside ``root`` (or names a known metaschema), MISSING when
-    it points into the schema but at nothing, NETWORK for an http(s) URI elsewhere, EXTERNAL
-    for any other document (a relative file, another scheme)."""
-    uri, hashed, fragment = ref.ref.partition("#")
-    resource = ref.resource
-    if uri:
-        target = urljoin(ref.base, uri) if ref.base else uri
-        if target in f.resources:
-            resource = f.resources[target]
-        elif uri in f.resources:
-            resource = f.resources[uri]
-        elif dialect_for_uri(target) or dialect_for_uri(target + "#"):
-            return LOCAL
-        elif target.startswith(("http://", "https://")):
-            return NETWORK
-        else:
-            return EXTERNAL
-    if not fragment:
-        return LOCAL
-    if not fragment.startswith("/"):
-        return LOCAL if unquote(fragment) in f.anchors else MISSING
-    node = value_at(root, resource)
-    try:
-        tokens = Pointer.parse(unquote(fragment))
-    except ValueError:
-        return MISSING
-    return MISSING if _follow(node, tokens) is _NOTHING else LOCAL
-
-
-_NOTHING = object()
-
-
-def _follow(node: Any, tokens) -> Any:
-    for token in tokens:
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return _NOTHING
-    return node
-
-
-def value_at(root: Any, path: tuple) -> Any:
-    for token in path:
-        root = root[token]
-    return root
-
-
-def local_target(root: Any, ref: str) -> Any:
-    """The subschema a same-document ``#/...`` ref points at, or None."""
-    if not isinstance(ref, str) or not ref.startswith("#/"):
-        return None
-    try:
-        found = _follow(root, Pointer.parse(unquote(ref)))
-    except ValueError:
-        return None
-    return None if found is _NOTHING else found
 
 
 # -- parameter shapes -------------------------------------------------------------------------

@@ -2,7 +2,8 @@ import re
 
 from mcplint.findings import Severity
 from mcplint.rule import Option, Rule, RuleOptions, Violation
-from mcplint.schemas import name_tokens, tool_schemas_any_dialect, types_of, value_at
+from mcplint.schema_refs import value_at
+from mcplint.schemas import name_tokens, tool_schemas_any_dialect, types_of
 
 _URL = ("url", "a URL", 'add "format": "uri"')
 _PATH = ("path", "a file-system path", "add a 'pattern' or 'maxLength'")

@@ -1,6 +1,7 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.schemas import accepts_anything, tool_schemas_any_dialect, value_at
+from mcplint.schema_refs import value_at
+from mcplint.schemas import accepts_anything, tool_schemas_any_dialect
 
 
 class FreeFormParameter(Rule):

@@ -1,6 +1,7 @@
 from mcplint.findings import Severity
 from mcplint.rule import Option, Rule, RuleOptions, Violation
-from mcplint.schemas import local_target, tool_schemas_any_dialect, value_at
+from mcplint.schema_refs import local_target, value_at
+from mcplint.schemas import tool_schemas_any_dialect
 
 
 class ParameterDescriptionMissing(Rule):

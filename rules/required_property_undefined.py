@@ -1,7 +1,8 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
 from mcplint.schema_safety import Uncheckable, search
-from mcplint.schemas import accepts_anything, local_target, tool_schemas_any_dialect, value_at
+from mcplint.schema_refs import local_target, value_at
+from mcplint.schemas import accepts_anything, tool_schemas_any_dialect
 
 _BRANCHES = ("allOf", "anyOf", "oneOf")
 

@@ -1,7 +1,8 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
 from mcplint.schema_dialects import show
-from mcplint.schemas import MISSING, resolve, tool_schemas
+from mcplint.schema_refs import MISSING, resolve
+from mcplint.schemas import tool_schemas
 
 
 class SchemaRefUnresolvable(Rule):

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from conftest import ROOT, shared_path
-from mcplint import schemas
+from mcplint import schema_refs, schemas
 from mcplint import schema_dialects as dialects
 from mcplint.schema_dialects import DRAFT4, DRAFT7, DRAFT2020, LENIENT, UNKNOWN
 
@@ -284,13 +284,13 @@ def test_corpus_lints_without_importing_jsonschema():
 # -- $ref resolution -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("ref,expected", [
-    ("#/$defs/A", schemas.LOCAL), ("#/$defs/B", schemas.MISSING), ("#", schemas.LOCAL),
-    ("#/properties/a/items/0", schemas.LOCAL), ("#/properties/a/items/5", schemas.MISSING),
-    ("#/$defs/x~1y", schemas.LOCAL), ("#/$defs/sp%20ace", schemas.LOCAL), ("#anc", schemas.LOCAL),
-    ("#nope", schemas.MISSING), ("https://example.com/s.json", schemas.NETWORK),
-    ("other.json#/x", schemas.EXTERNAL), ("urn:x:y", schemas.EXTERNAL),
-    ("http://json-schema.org/draft-07/schema#", schemas.LOCAL),
-    ("https://example.com/inner#/$defs/I", schemas.LOCAL),
+    ("#/$defs/A", schema_refs.LOCAL), ("#/$defs/B", schema_refs.MISSING), ("#", schema_refs.LOCAL),
+    ("#/properties/a/items/0", schema_refs.LOCAL), ("#/properties/a/items/5", schema_refs.MISSING),
+    ("#/$defs/x~1y", schema_refs.LOCAL), ("#/$defs/sp%20ace", schema_refs.LOCAL), ("#anc", schema_refs.LOCAL),
+    ("#nope", schema_refs.MISSING), ("https://example.com/s.json", schema_refs.NETWORK),
+    ("other.json#/x", schema_refs.EXTERNAL), ("urn:x:y", schema_refs.EXTERNAL),
+    ("http://json-schema.org/draft-07/schema#", schema_refs.LOCAL),
+    ("https://example.com/inner#/$defs/I", schema_refs.LOCAL),
 ])
 def test_resolve(ref, expected):
     schema = {
@@ -300,7 +300,7 @@ def test_resolve(ref, expected):
     }
     found = schemas.facts(schema, STRICT_AT)
     [entry] = [r for r in found.refs if r.path == ("properties", "r")]
-    assert schemas.resolve(schema, found, entry) == expected
+    assert schema_refs.resolve(schema, found, entry) == expected
 
 
 def test_name_tokens():
