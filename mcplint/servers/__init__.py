@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcplint.findings import Finding
+from mcplint.versions import VERSIONS
 
 
 _ENTRY_POINTERS = ("/tools/", "/prompts/", "/resources/", "/resourceTemplates/")
@@ -97,7 +98,7 @@ def _lint_listing(spec, listing: dict, plan, version: str | None, index, result:
     if manifest is None:  # cannot happen for a combined listing; say so rather than crash
         result.errors.append(f"server {spec.name}: its listing could not be read")
         return
-    chosen = dataclasses.replace(plan, version=version if version in _versions() else plan.version)
+    chosen = dataclasses.replace(plan, version=version if version in VERSIONS else plan.version)
     if static:
         from mcplint.servers.offline import static_rules
 
@@ -166,12 +167,6 @@ def _index(spec, root: Path):
     from mcplint.source import SourceIndex
 
     return SourceIndex.build(list(spec.source), root)
-
-
-def _versions():
-    from mcplint.versions import VERSIONS
-
-    return VERSIONS
 
 
 def _shown(path: str, root: Path | None) -> str:
