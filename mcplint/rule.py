@@ -105,10 +105,21 @@ class Rule:
 class ToolRule(Rule):
     """A rule that looks at one tool definition at a time."""
 
+    # The tool fields check_tool is about: when set, it runs only for tools with one of them.
+    fields: ClassVar[frozenset[str] | None] = None
+
     def check(self, doc: "Manifest", ctx: RuleContext) -> Iterator[Violation]:
-        for ptr, tool in doc.tools():
-            if isinstance(tool, dict):
-                yield from self.check_tool(ptr, tool, ctx)
+        for ptr, tool in self.candidates(doc, ctx):
+            yield from self.check_tool(ptr, tool, ctx)
+
+    def candidates(self, doc: "Manifest", ctx: RuleContext) -> list[tuple[Pointer, dict]]:
+        """The tool objects check_tool may find something in, in order: every one, or those
+        with one of ``fields``. A rule overrides it with a cheap test over the whole document
+        (``doc.census()``) so that 10,000 tools cost no 10,000 calls; it may leave out only
+        tools check_tool finds nothing in at ``ctx.version``."""
+        if self.fields is None:
+            return doc.tool_objects()
+        return doc.census().with_any(self.fields)
 
     def check_tool(self, ptr: Pointer, tool: dict, ctx: RuleContext) -> Iterator[Violation]:
         raise NotImplementedError

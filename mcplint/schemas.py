@@ -142,7 +142,7 @@ class SchemaEntry:
 
 def tool_objects(doc) -> list[tuple[Pointer, dict]]:
     """The manifest's tool objects, listed once per document for all rules."""
-    return doc.memo("tool-objects", lambda: [(p, t) for p, t in doc.tools() if isinstance(t, dict)])
+    return doc.tool_objects()
 
 
 def tool_schemas(doc, version: str) -> list[SchemaEntry]:

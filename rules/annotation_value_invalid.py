@@ -36,6 +36,14 @@ class AnnotationValueInvalid(ToolRule):
     severity = Severity.ERROR
     versions = versions.since(versions.V2025_03_26)
 
+    def candidates(self, doc, ctx):
+        census = doc.census()  # only when some annotations are not an object or hold a value of a wrong type
+        if "annotations" not in census.fields:
+            return []
+        wrong = census.types_of("annotations") - {dict} or census.annotation_types_of("title") - {str} or any(
+            census.annotation_types_of(key) - {bool} for key in ANNOTATION_HINTS)
+        return census.with_any({"annotations"}) if wrong else []
+
     def check_tool(self, ptr, tool, ctx):
         if "annotations" not in tool:
             return

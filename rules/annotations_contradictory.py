@@ -36,6 +36,13 @@ class AnnotationsContradictory(ToolRule):
     severity = Severity.WARNING
     versions = versions.since(versions.V2025_03_26)
 
+    def candidates(self, doc, ctx):
+        census = doc.census()  # only when some tool says readOnlyHint and some destructiveHint true
+        if not all(any(value is True for value in census.annotation_values(key))
+                   for key in ("readOnlyHint", "destructiveHint")):
+            return []
+        return census.with_any({"annotations"})
+
     def check_tool(self, ptr, tool, ctx):
         annotations = tool.get("annotations")
         if not isinstance(annotations, dict):

@@ -63,6 +63,14 @@ class DestructiveToolAnnotatedSafe(ToolRule):
     severity = Severity.ERROR
     versions = versions.since(versions.V2025_03_26)
 
+    def candidates(self, doc, ctx):
+        census = doc.census()  # only tools claiming readOnlyHint: true or destructiveHint: false
+        if not any(value is True for value in census.annotation_values("readOnlyHint")) and \
+                not any(value is False for value in census.annotation_values("destructiveHint")):
+            return []
+        return [(ptr, tool) for ptr, tool in census.tools if isinstance(hints := tool.get("annotations"), dict)
+                and (hints.get("readOnlyHint") is True or hints.get("destructiveHint") is False)]
+
     def check_tool(self, ptr, tool, ctx):
         annotations = tool.get("annotations")
         if not isinstance(annotations, dict):

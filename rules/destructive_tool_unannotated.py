@@ -42,6 +42,11 @@ class DestructiveToolUnannotated(ToolRule):
     severity = Severity.INFO
     versions = versions.since(versions.V2025_03_26)
 
+    def candidates(self, doc, ctx):
+        # only tools whose annotations say neither readOnlyHint nor destructiveHint
+        return [(ptr, tool) for ptr, tool in doc.tool_objects() if not isinstance(hints := tool.get("annotations"), dict)
+                or ("readOnlyHint" not in hints and "destructiveHint" not in hints)]
+
     def check_tool(self, ptr, tool, ctx):
         annotations = tool.get("annotations")
         if annotations is not None and not isinstance(annotations, dict):

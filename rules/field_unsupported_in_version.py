@@ -37,6 +37,11 @@ class FieldUnsupportedInVersion(ToolRule):
     category = "protocol"
     severity = Severity.WARNING
 
+    def candidates(self, doc, ctx):
+        census = doc.census()  # only tools with a field this version lacks: in most documents none
+        absent = {field for field in census.fields if field in TOOL_FIELDS and ctx.version not in TOOL_FIELDS[field]}
+        return census.with_any(absent)
+
     def check_tool(self, ptr, tool, ctx):
         for field in tool:
             if field in TOOL_FIELDS and ctx.version not in TOOL_FIELDS[field]:

@@ -41,6 +41,8 @@ class IconSrcUnsafe(ToolRule):
     severity = Severity.ERROR
     versions = versions.since(versions.V2025_11_25)
 
+    fields = frozenset({"icons"})
+
     def check_tool(self, ptr, tool, ctx):
         icons = tool.get("icons")
         if not isinstance(icons, list):

@@ -37,6 +37,8 @@ class MetaKeyInvalid(ToolRule):
     severity = Severity.WARNING
     versions = versions.since(versions.V2025_06_18)
 
+    fields = frozenset({"_meta"})
+
     def check_tool(self, ptr, tool, ctx):
         meta = tool.get("_meta")
         if not isinstance(meta, dict):

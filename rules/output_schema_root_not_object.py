@@ -40,6 +40,8 @@ class OutputSchemaRootNotObject(ToolRule):
     severity = Severity.ERROR
     versions = versions.since(versions.V2025_06_18) & versions.until(versions.V2025_11_25)
 
+    fields = frozenset({"outputSchema"})
+
     def check_tool(self, ptr, tool, ctx):
         schema = tool.get("outputSchema")
         if not isinstance(schema, dict):

@@ -35,6 +35,12 @@ class TitleInconsistent(ToolRule):
     severity = Severity.WARNING
     versions = versions.since(versions.V2025_06_18)
 
+    def candidates(self, doc, ctx):
+        census = doc.census()  # only when tools have both titles
+        if "title" not in census.fields or "title" not in census.annotation_keys:
+            return []
+        return census.with_any({"title"})
+
     def check_tool(self, ptr, tool, ctx):
         title = tool.get("title")
         annotations = tool.get("annotations")

@@ -2,6 +2,7 @@ from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
 from mcplint.tool_fields import ICON_THEMES, TASK_SUPPORT, defined_in, json_type, show
 
+_RARE = frozenset({"outputSchema", "_meta", "execution", "icons"})
 _OBJECT_FIELDS = ("outputSchema", "_meta", "execution")
 
 
@@ -37,6 +38,13 @@ class ToolFieldTypeInvalid(ToolRule):
     name = "tool-field-type-invalid"
     category = "protocol"
     severity = Severity.ERROR
+
+    def candidates(self, doc, ctx):
+        census = doc.census()  # only tools with a non-string title or one of the rarer fields
+        if not census.types_of("title") - {str} and not census.has(*_RARE):
+            return []
+        return [(ptr, tool) for ptr, tool in census.tools
+                if not _RARE.isdisjoint(tool) or ("title" in tool and not isinstance(tool["title"], str))]
 
     def check_tool(self, ptr, tool, ctx):
         def present(field):

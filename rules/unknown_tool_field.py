@@ -44,6 +44,15 @@ class UnknownToolField(ToolRule):
     category = "protocol"
     severity = Severity.INFO
 
+    def candidates(self, doc, ctx):
+        census = doc.census()  # only tools with a field or annotation no version defines: most documents none
+        unknown = census.fields.difference(TOOL_FIELDS)
+        odd = census.annotation_keys.difference(ANNOTATION_KEYS)
+        if not unknown and not odd:
+            return []
+        return [(ptr, tool) for ptr, tool in census.tools if not unknown.isdisjoint(tool)
+                or (isinstance(annotations := tool.get("annotations"), dict) and not odd.isdisjoint(annotations))]
+
     def check_tool(self, ptr, tool, ctx):
         for key in tool:
             if key not in TOOL_FIELDS:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from mcplint.document import listing
+from mcplint.document.census import Census
 from mcplint.document.loader import Document
 from mcplint.document.pointer import Pointer
 
@@ -85,18 +86,35 @@ class Manifest:
 
     def tools(self) -> list[tuple[Pointer, Any]]:
         """Every entry of the tools array (dicts or not), with its pointer."""
-        return self.memo("tools", lambda: list(self._walk_tools()))
+        found = self._cache.get("tools")
+        if found is None:
+            found = self._cache["tools"] = self._list_tools()
+        return found
 
-    def _walk_tools(self) -> Iterator[tuple[Pointer, Any]]:
+    def _list_tools(self) -> list[tuple[Pointer, Any]]:
         if self.shape == "tool":
-            yield self.tools_pointer, self.document.data
-            return
+            return [(self.tools_pointer, self.document.data)]
         if self.shape != "array" and "tools" not in self.lists:
-            return
+            return []
         tools = self.value_at(self.tools_pointer)
-        if isinstance(tools, list):
-            for index, tool in enumerate(tools):
-                yield self.tools_pointer / index, tool
+        if not isinstance(tools, list):
+            return []
+        base = tuple(self.tools_pointer)
+        return [(_new(Pointer, (*base, index)), tool) for index, tool in enumerate(tools)]
+
+    def tool_objects(self) -> list[tuple[Pointer, dict]]:
+        """The entries of the tools array that are objects, listed once for all rules."""
+        found = self._cache.get("tool-objects")
+        if found is None:
+            found = self._cache["tool-objects"] = [(p, t) for p, t in self.tools() if isinstance(t, dict)]
+        return found
+
+    def census(self) -> "Census":
+        """What fields and annotations the tool objects hold (``census.Census``), once per document."""
+        found = self._cache.get("census")
+        if found is None:
+            found = self._cache["census"] = Census(self.tool_objects())
+        return found
 
     def prompts(self) -> list[tuple[Pointer, Any]]:
         """Every entry of the prompts array (dicts or not), with its pointer."""
