@@ -128,7 +128,11 @@ def _candidates(text: str) -> tuple[int, ...]:
     if not text.isascii():
         hits = set(_TRIGGER.findall(text.lower()))
         return tuple(sorted({i for t in hits for i in _PATTERNS_OF[t]}))
-    words = letter_words(text)
+    return _ascii_candidates(text, letter_words(text))
+
+
+def _ascii_candidates(text: str, words) -> tuple[int, ...]:
+    """``_candidates`` of an ASCII ``text`` whose ``letter_words`` are ``words``."""
     if _FIRST_WORDS.isdisjoint(words) and "<" not in text and "[" not in text:
         return ()  # most texts
     words = set(words)
@@ -142,6 +146,11 @@ def could_inject(text: str) -> bool:
     """Whether any injection pattern may match in ``text`` (decoded tool text, or several
     joined with newlines): a cheap per-tool pre-check."""
     return bool(_candidates(text))
+
+
+def could_inject_ascii(text: str, words) -> bool:
+    """``could_inject`` of an ASCII ``text`` whose ``letter_words`` (a list or set) are known."""
+    return bool(_ascii_candidates(text, words))
 
 
 _ENCODED = re.compile(r"\\(?:u00[0-7]|x|U)")  # an escaped ASCII character could spell anything

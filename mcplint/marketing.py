@@ -131,7 +131,11 @@ class MarketingMatcher:
     def may_match(self, text: str) -> bool:
         """False when ``findall`` finds nothing in ``text`` nor in any of the texts it was
         joined from with newlines (a cheap pre-check: one pass over many texts)."""
-        if not self.by_word.keys().isdisjoint(letter_words(text)):
+        return self.may_match_words(text, letter_words(text))
+
+    def may_match_words(self, text: str, words) -> bool:
+        """``may_match`` of a ``text`` whose ``letter_words`` (a list or set) are known."""
+        if not self.by_word.keys().isdisjoint(words):
             return True
         for start in self.symbol_starts:
             if start in text:

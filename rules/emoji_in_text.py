@@ -1,4 +1,5 @@
 from mcplint.document.manifest import joined_texts
+from mcplint.document.text_census import text_census
 from mcplint.emoji import find_emoji, may_contain_emoji
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
@@ -64,6 +65,9 @@ class EmojiInText(ToolRule):
             for text_ptr, what, text in doc.listing_texts():  # prompts, resources, templates
                 if not text.isascii():
                     yield from _found(text_ptr, what, text)
+
+    def candidates(self, doc, ctx):
+        return text_census(doc).non_ascii_tools  # emoji are never ASCII
 
     def check_tool(self, ptr, tool, ctx):
         if joined_texts(ctx.doc, ptr, tool).isascii():  # most tools: no need to walk their texts

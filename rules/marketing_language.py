@@ -2,6 +2,7 @@ from functools import lru_cache
 
 from mcplint.document import listing
 from mcplint.document.manifest import joined_texts
+from mcplint.document.text_census import text_census
 from mcplint.findings import Severity
 from mcplint.marketing import ADVICE, MarketingMatcher
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
@@ -76,9 +77,8 @@ class MarketingLanguage(ToolRule):
 
     def check(self, doc, ctx):
         setup = _setup(ctx.options)  # once per document, not per tool
-        for ptr, tool in doc.tools():
-            if isinstance(tool, dict):
-                yield from self._check_tool(ptr, tool, ctx, *setup)
+        for ptr, tool in self.candidates(doc, ctx):
+            yield from self._check_tool(ptr, tool, ctx, *setup)
         matcher, allow = setup
         for text_ptr, what, text in doc.listing_texts():  # prompts, resources, templates
             # A resource's name often names its data (awesome-mcp-servers/README.md), not the server.
@@ -86,6 +86,12 @@ class MarketingLanguage(ToolRule):
                 continue
             if matcher.may_match(text):
                 yield from _found(text_ptr, what, text, matcher, allow, listing.noun_of(what))
+
+    def candidates(self, doc, ctx):
+        texts = text_census(doc)  # one pre-check over all the tools' ASCII texts: most documents
+        if _setup(ctx.options)[0].may_match_words(texts.ascii_text, texts.ascii_words):
+            return doc.tool_objects()
+        return texts.non_ascii_tools
 
     def check_tool(self, ptr, tool, ctx):
         return self._check_tool(ptr, tool, ctx, *_setup(ctx.options))

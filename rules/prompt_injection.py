@@ -1,7 +1,8 @@
 from mcplint.document import listing
 from mcplint.document.manifest import joined_texts
+from mcplint.document.text_census import text_census
 from mcplint.findings import Severity
-from mcplint.injection import could_inject, find_injection, may_inject
+from mcplint.injection import could_inject, could_inject_ascii, find_injection, may_inject
 from mcplint.rule import ToolRule, Violation
 
 
@@ -65,6 +66,12 @@ class PromptInjection(ToolRule):
             yield from super().check(doc, ctx)
             for text_ptr, what, text in doc.listing_texts():  # prompts, resources, templates
                 yield from _found(text_ptr, what, text, listing.noun_of(what))
+
+    def candidates(self, doc, ctx):
+        texts = text_census(doc)  # one pre-check over all the tools' ASCII texts: most documents
+        if could_inject_ascii(texts.ascii_text, texts.ascii_words):
+            return doc.tool_objects()
+        return texts.non_ascii_tools
 
     def check_tool(self, ptr, tool, ctx):
         if not could_inject(joined_texts(ctx.doc, ptr, tool)):  # cheap: most tools

@@ -1,8 +1,11 @@
 from mcplint import versions
 from mcplint.findings import Severity
-from mcplint.file_writes import writes_to_place
+from mcplint.document.text_census import text_census
+from mcplint.file_writes import _WRITE_ACTIVE, _WRITE_PARTICIPLES, writes_to_place
 from mcplint.risk import tool_intent
 from mcplint.rule import ToolRule, Violation
+
+_WRITE_WORDS = _WRITE_ACTIVE | _WRITE_PARTICIPLES  # writes_to_place finds nothing without one
 
 
 class ReadOnlyToolWritesFile(ToolRule):
@@ -63,6 +66,15 @@ class ReadOnlyToolWritesFile(ToolRule):
     category = "security"
     severity = Severity.WARNING
     versions = versions.since(versions.V2025_03_26)
+
+    def candidates(self, doc, ctx):
+        if not any(value is True for value in doc.census().annotation_values("readOnlyHint")):
+            return []
+        # Evidence needs a write verb: when no ASCII text has one, only the tools with other text may.
+        texts = text_census(doc)
+        tools = doc.tool_objects() if not _WRITE_WORDS.isdisjoint(texts.ascii_words) else texts.non_ascii_tools
+        return [(ptr, tool) for ptr, tool in tools
+                if isinstance(hints := tool.get("annotations"), dict) and hints.get("readOnlyHint") is True]
 
     def check_tool(self, ptr, tool, ctx):
         annotations = tool.get("annotations")
