@@ -11,6 +11,8 @@ _STYLE_RE = {
     "camelCase": re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*"),
     "kebab-case": re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"),
 }
+# A dotted name (a.b.c) whose every segment is in the style, matched at once.
+_DOTTED_RE = {style: re.compile(rf"(?:{rx.pattern})(?:\.(?:{rx.pattern}))*") for style, rx in _STYLE_RE.items()}
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
 
 
@@ -23,6 +25,12 @@ def split_words(identifier: str) -> list[str]:
 def matches_style(identifier: str, style: str) -> bool:
     """Whether ``identifier`` is written in ``style`` (one of ``STYLES``)."""
     return style == "any" or _STYLE_RE[style].fullmatch(identifier) is not None
+
+
+def dotted_style(style: str):
+    """``fullmatch`` of a name whose dot-separated segments all match ``style`` (not "any"):
+    the same as ``matches_style`` of every segment of ``name.split(".")``."""
+    return _DOTTED_RE[style].fullmatch
 
 
 def to_style(identifier: str, style: str) -> str:

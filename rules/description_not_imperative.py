@@ -73,6 +73,11 @@ class DescriptionNotImperative(ToolRule):
     class Options(RuleOptions):
         extra_verbs: list[str] = Option([], "More verbs (base form) a description may start with.")
 
+    def candidates(self, doc, ctx):
+        extra = frozenset(v.strip().lower() for v in ctx.options.extra_verbs)  # each distinct description once
+        return doc.census().with_text(
+            "description", lambda text: bool(text.strip()) and _opening_problem(text, extra) is not None)
+
     def check_tool(self, ptr, tool, ctx):
         text = tool.get("description")
         if not isinstance(text, str) or not text.strip():

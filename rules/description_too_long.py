@@ -54,6 +54,10 @@ class DescriptionTooLong(ToolRule):
     class Options(RuleOptions):
         max_chars: int = Option(1024, "Longest tool description, in characters.")
 
+    def candidates(self, doc, ctx):
+        limit = ctx.options.max_chars
+        return doc.census().with_text("description", lambda text: len(text) > limit and len(text.strip()) > limit)
+
     def check_tool(self, ptr, tool, ctx):
         text = tool.get("description")
         if not isinstance(text, str):

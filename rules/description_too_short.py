@@ -41,6 +41,11 @@ class DescriptionTooShort(ToolRule):
     class Options(RuleOptions):
         min_words: int = Option(3, "Fewest words a tool description should have.")
 
+    def candidates(self, doc, ctx):
+        minimum = ctx.options.min_words  # each distinct description counted once
+        return doc.census().with_text(
+            "description", lambda text: bool(text.strip()) and count_words(text, enough=minimum) < minimum)
+
     def check_tool(self, ptr, tool, ctx):
         text = tool.get("description")
         if not isinstance(text, str) or not text.strip():

@@ -33,6 +33,13 @@ class ToolDescriptionMissing(ToolRule):
     category = "description"
     severity = Severity.WARNING
 
+    def candidates(self, doc, ctx):
+        census = doc.census()  # only tools without a description string, or with a blank one
+        if census.without_text("description"):
+            return [(ptr, tool) for ptr, tool in census.tools
+                    if not isinstance(text := tool.get("description"), str) or not text.strip()]
+        return census.with_text("description", lambda text: not text.strip())
+
     def check_tool(self, ptr, tool, ctx):
         if "description" not in tool:
             yield Violation(ptr, "Tool has no 'description'; add one that says what the tool does")

@@ -53,6 +53,14 @@ class ToolNameInvalid(ToolRule):
     severity = Severity.WARNING
     versions = versions.since(versions.V2025_11_25)
 
+    def candidates(self, doc, ctx):
+        census = doc.census()  # all the names at once: a character class cannot match across them
+        names = census.strings("name")
+        if _INVALID.search("".join(names)) is None and max(map(len, names), default=0) <= MAX_LENGTH:
+            return []
+        return census.with_text(
+            "name", lambda name: bool(name.strip()) and (len(name) > MAX_LENGTH or _INVALID.search(name) is not None))
+
     def check_tool(self, ptr, tool, ctx):
         name = tool.get("name")
         if not isinstance(name, str) or not name.strip():

@@ -26,6 +26,13 @@ class ToolNameMissing(ToolRule):
     category = "naming"
     severity = Severity.ERROR
 
+    def candidates(self, doc, ctx):
+        census = doc.census()  # only tools without a name string, or with a blank one
+        if census.without_text("name"):
+            return [(ptr, tool) for ptr, tool in census.tools
+                    if not isinstance(name := tool.get("name"), str) or not name.strip()]
+        return census.with_text("name", lambda name: not name.strip())
+
     def check_tool(self, ptr, tool, ctx):
         if "name" not in tool:
             yield Violation(ptr, "Tool has no 'name'")

@@ -1,7 +1,7 @@
 from typing import Literal
 
 from mcplint.findings import Severity
-from mcplint.identifiers import matches_style, to_style
+from mcplint.identifiers import dotted_style, matches_style, to_style
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
 
 
@@ -45,6 +45,13 @@ class ToolNameStyle(ToolRule):
         style: Literal["snake_case", "camelCase", "kebab-case", "any"] = Option(
             "snake_case", "Naming style for tool names: snake_case, camelCase, kebab-case or any."
         )
+
+    def candidates(self, doc, ctx):
+        style = ctx.options.style
+        if style == "any":
+            return []
+        fits = dotted_style(style)  # one match per distinct name instead of one per segment
+        return doc.census().with_text("name", lambda name: bool(name.strip()) and fits(name) is None)
 
     def check_tool(self, ptr, tool, ctx):
         style = ctx.options.style

@@ -41,6 +41,8 @@ class ToolNotObject(Rule):
                     f"'tools' must be an array of tool objects, not {json_type(tools)}",
                 )
                 return
+        if len(doc.tool_objects()) == len(doc.tools()):
+            return  # every entry an object: most documents
         for ptr, tool in doc.tools():
             if not isinstance(tool, dict):
                 yield Violation(ptr, f"Entry {ptr[-1]} of 'tools' is {json_type(tool)}, not a tool object")

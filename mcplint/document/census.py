@@ -39,7 +39,9 @@ class Census:
         """Every tool's ``annotations`` that is an object, in order."""
         found = self._memo.get("annotations")
         if found is None:
-            found = self._memo["annotations"] = [a for a in self.values("annotations") if isinstance(a, dict)]
+            values = self.values("annotations")
+            found = self._memo["annotations"] = values if self.types_of("annotations") <= {dict} else \
+                [a for a in values if isinstance(a, dict)]
         return found
 
     @property
@@ -62,6 +64,29 @@ class Census:
     def annotation_types_of(self, key: str) -> set[type]:
         """The types of annotations' ``key`` values across the tools (annotation objects only)."""
         return set(map(type, self.annotation_values(key)))
+
+    def strings(self, field: str) -> set[str]:
+        """The distinct string values of ``field`` across the tools."""
+        key = ("strings", field)
+        found = self._memo.get(key)
+        if found is None:
+            values = self.values(field)
+            found = self._memo[key] = set(values) if self.types_of(field) <= {str} else \
+                {value for value in values if isinstance(value, str)}
+        return found
+
+    def with_text(self, field: str, odd) -> list[tuple[Any, dict]]:
+        """The tools whose ``field`` is a string that ``odd(text)`` holds for, in order. Tools
+        share many texts (descriptions, often): ``odd`` is asked once per distinct string."""
+        chosen = {text for text in self.strings(field) if odd(text)}
+        if not chosen:
+            return []
+        return [(ptr, tool) for ptr, tool in self.tools if isinstance(text := tool.get(field), str) and text in chosen]
+
+    def without_text(self, field: str) -> bool:
+        """Whether some tool lacks ``field`` or has a value other than a string there."""
+        values = self.values(field)
+        return len(values) != len(self.tools) or any(not isinstance(value, str) for value in values)
 
     def with_any(self, fields) -> list[tuple[Any, dict]]:
         """The tools that have one of ``fields`` (a set), in order."""
