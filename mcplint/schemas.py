@@ -70,7 +70,7 @@ class Facts:
 
     __slots__ = ("dialect", "declared", "fast_valid", "strict", "base", "resource", "refs", "idioms",
                  "arrays_without_items", "resources", "anchors", "undescribed", "untyped", "free_form",
-                 "hinted", "required_gaps", "base_valid", "draft07", "tuple_items")
+                 "hinted", "required_gaps", "base_valid", "draft07", "tuple_items", "names", "texts")
 
     def __init__(self, dialect: str, declared: str | None) -> None:
         self.dialect = dialect
@@ -93,6 +93,8 @@ class Facts:
         self.base_valid = True  # fast_valid before the dialect's own checks
         self.draft07: list[tuple[tuple, str]] = []  # the idioms, if the dialect looks for them
         self.tuple_items = False  # an array-form `items` (not valid in 2020-12)
+        self.names: list = []  # every parameter's name, and their string titles and descriptions
+        self.texts: list[str] = []  # (the name style and text rules' pre-checks over all tools)
 
     def settle(self) -> "Facts":
         """Set the dialect-dependent facts from what the walk found."""
@@ -188,12 +190,17 @@ _HINTED: dict[str, bool] = {}
 
 def _parameters(properties: dict, path: tuple, f: Facts, depth: int) -> None:
     """Record what the parameter rules need about each property, then walk it."""
+    f.names.extend(properties)
     for name, sub in properties.items():
         sub_path = path + (name,)
         if type(sub) is dict:
             description = sub.get("description")
             if type(description) is not str or not description.strip():
                 f.undescribed.append((sub_path, name))
+            if isinstance(description, str):
+                f.texts.append(description)
+            if "title" in sub and isinstance(sub["title"], str):
+                f.texts.append(sub["title"])
             if "type" in sub:
                 kind = sub["type"]
                 if (kind == "object" or type(kind) is list) and free_form_object(sub):

@@ -1,5 +1,6 @@
 from mcplint.document import listing
 from mcplint.document.manifest import joined_texts
+from mcplint.document.text_census import text_census
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
 from mcplint.unicode_scan import context_before, find_hidden, may_hide, may_hide_in
@@ -72,11 +73,16 @@ class HiddenCharacters(ToolRule):
     severity = Severity.ERROR
 
     def check(self, doc, ctx):
+        yield from super().check(doc, ctx)  # tools: ``candidates`` pre-checks all their texts at once
+        listing_texts = doc.listing_texts()  # prompts, resources, templates
         source = doc.document.text  # a clean source has nothing to find: skip the walk (not without one)
-        if not source or may_hide(source):
-            yield from super().check(doc, ctx)
-            for text_ptr, what, text in doc.listing_texts():  # prompts, resources, templates
+        if listing_texts and (not source or may_hide(source)):
+            for text_ptr, what, text in listing_texts:
                 yield from _found(text_ptr, what, text, not listing.is_identifier(what))
+
+    def candidates(self, doc, ctx):
+        texts = text_census(doc)
+        return doc.tool_objects() if may_hide_in(texts.ascii_text) else texts.non_ascii_tools
 
     def check_tool(self, ptr, tool, ctx):
         if not may_hide_in(joined_texts(ctx.doc, ptr, tool)):  # most tools: no need to walk their texts

@@ -1,4 +1,5 @@
 from mcplint.document.manifest import joined_texts
+from mcplint.document.text_census import text_census
 from mcplint.findings import Severity
 from mcplint.injection import find_markup, may_have_markup
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
@@ -47,10 +48,9 @@ class MarkupInText(ToolRule):
     class Options(RuleOptions):
         allowed_tags: list[str] = Option([], "HTML element names to accept in tool text.")
 
-    def check(self, doc, ctx):
-        source = doc.document.text  # a clean source has nothing to find: skip the walk (not without one)
-        if not source or may_have_markup(source):
-            yield from super().check(doc, ctx)
+    def candidates(self, doc, ctx):
+        texts = text_census(doc)  # one pre-check over all the tools' ASCII texts: most documents
+        return doc.tool_objects() if may_have_markup(texts.ascii_text) else texts.non_ascii_tools
 
     def check_tool(self, ptr, tool, ctx):
         if not may_have_markup(joined_texts(ctx.doc, ptr, tool)):  # cheap: no '<' at all

@@ -5,6 +5,7 @@ from mcplint.document.manifest import property_schemas
 from mcplint.findings import Severity
 from mcplint.identifiers import matches_style, to_style
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
+from mcplint.schemas import tool_schemas_any_dialect
 
 
 class ParameterNameStyle(ToolRule):
@@ -48,6 +49,15 @@ class ParameterNameStyle(ToolRule):
         style: Literal["snake_case", "camelCase", "kebab-case", "any"] = Option(
             "snake_case", "Naming style for parameter names: snake_case, camelCase, kebab-case or any."
         )
+
+    def candidates(self, doc, ctx):
+        style = ctx.options.style
+        if style == "any":
+            return []
+        # The names the shared schema walk saw (those property_schemas lists), each distinct one judged once.
+        entries = [entry for entry in tool_schemas_any_dialect(doc) if entry.field == "inputSchema"]
+        odd = {name for name in set().union(*(e.facts.names for e in entries)) if _problem(name, style) is not None}
+        return [(e.tool_ptr, e.tool) for e in entries if not odd.isdisjoint(e.facts.names)] if odd else []
 
     def check_tool(self, ptr, tool, ctx):
         style = ctx.options.style

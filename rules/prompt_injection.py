@@ -61,10 +61,11 @@ class PromptInjection(ToolRule):
     severity = Severity.ERROR
 
     def check(self, doc, ctx):
+        yield from super().check(doc, ctx)  # tools: ``candidates`` pre-checks all their texts at once
+        listing_texts = doc.listing_texts()  # prompts, resources, templates
         source = doc.document.text  # a clean source has nothing to find: skip the walk (not without one)
-        if not source or may_inject(source):
-            yield from super().check(doc, ctx)
-            for text_ptr, what, text in doc.listing_texts():  # prompts, resources, templates
+        if listing_texts and (not source or may_inject(source)):
+            for text_ptr, what, text in listing_texts:
                 yield from _found(text_ptr, what, text, listing.noun_of(what))
 
     def candidates(self, doc, ctx):
