@@ -12,7 +12,7 @@ from mcplint.config import Config, glob_to_regex, rule_options
 from mcplint.discovery import STDIN, Target, display_path
 from mcplint.document.loader import Document, load_document, read_stdin, spool
 from mcplint.document.manifest import EXPECTED, Manifest, classify, describe
-from mcplint.document.order import start_key
+from mcplint.document.order import leading, start_key
 from mcplint.errors import InputError, MCPLintError
 from mcplint.fingerprints import fingerprint
 from mcplint.per_file_ignores import ignored
@@ -320,11 +320,21 @@ def _capped_early(raw: list, manifest: Manifest, plan: Plan, limit: int = MAX_PE
     ranked by where their spans start (``start_key``), the order ``capped`` sorts them in."""
     document = manifest.document
     path = document.path
-    entries = [(rule, v, str(v.pointer)) for rule, v in raw]
-    entries = [e for e in entries if not ignored(e[0].code, e[2], path, plan)]
+    if plan.per_file_ignores:
+        entries = [(rule, v, str(v.pointer)) for rule, v in raw]
+        entries = [e for e in entries if not ignored(e[0].code, e[2], path, plan)]
+    else:  # the pointers as text only for the findings ranked below
+        entries = [(rule, v, None) for rule, v in raw]
     data, orders = document.data, {}
-    ordered = sorted(entries, key=lambda e: (start_key(data, e[1].pointer, e[1].at_key, orders), e[0].code, e[2]))
-    kept, left_out = cap_per_rule(ordered, lambda e: e[0].code, limit)
+    by_rule: dict[str, list] = {}
+    for entry in entries:
+        by_rule.setdefault(entry[0].code, []).append(entry)
+    counts = Counter({code: len(found) for code, found in by_rule.items()})
+    array, length = _tools_array(manifest)
+    ranked = [e for found in by_rule.values() for e in leading(found, _pointer_of, array, length, limit + 1)]
+    ordered = sorted(ranked, key=lambda e: (start_key(data, e[1].pointer, e[1].at_key, orders), e[0].code,
+                                            e[2] if e[2] is not None else str(e[1].pointer)))
+    kept, left_out = cap_per_rule(ordered, lambda e: e[0].code, limit, counts)
     if not left_out:  # per-file-ignores left few enough: as ``capped``, in the rules' order
         kept = entries
     first_left_out = [entry for entry, _ in left_out.values()]
@@ -333,6 +343,22 @@ def _capped_early(raw: list, manifest: Manifest, plan: Plan, limit: int = MAX_PE
     findings = [_identified(_finding(rule, v, manifest, plan), v, manifest) for rule, v, _ in kept]
     return findings + [left_out_note(_finding(rule, v, manifest, plan), count, limit)
                        for (rule, v, _), (_, count) in zip(first_left_out, left_out.values())]
+
+
+def _pointer_of(entry) -> tuple:
+    return entry[1].pointer
+
+
+def _tools_array(manifest: Manifest) -> tuple[tuple, int]:
+    """The tools array's pointer and length ((), 0 when there is none): the findings of a
+    tool rule run through its entries in order."""
+    if manifest.shape == "tool" or ("tools" not in manifest.lists and manifest.shape != "array"):
+        return (), 0
+    try:
+        tools = manifest.value_at(manifest.tools_pointer)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return (), 0
+    return tuple(manifest.tools_pointer), len(tools) if isinstance(tools, list) else 0
 
 
 def _violations(rule: Rule, manifest: Manifest, ctx: RuleContext):

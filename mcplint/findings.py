@@ -122,11 +122,13 @@ def bounded(message: str) -> str:
 Item = TypeVar("Item")
 
 
-def cap_per_rule(items: list[Item], code: Callable[[Item], str], limit: int = MAX_PER_RULE
-                 ) -> tuple[list[Item], dict[str, tuple[Item, int]]]:
+def cap_per_rule(items: list[Item], code: Callable[[Item], str], limit: int = MAX_PER_RULE,
+                 counts: Counter | None = None) -> tuple[list[Item], dict[str, tuple[Item, int]]]:
     """The first ``limit`` items of each rule, and for each rule that had more: its first
-    item left out and how many were left out."""
-    counts = Counter(map(code, items))
+    item left out and how many were left out. ``counts``: how many each rule had, when
+    ``items`` holds only the first ones of each (at least ``limit + 1`` of a rule that had more)."""
+    if counts is None:
+        counts = Counter(map(code, items))
     if not counts or max(counts.values()) <= limit:
         return items, {}
     kept, left_out, seen = [], {}, Counter()

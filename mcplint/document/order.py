@@ -45,3 +45,25 @@ def start_key(data: Any, pointer, at_key: bool = False, orders: dict | None = No
         if at_key and key and member:  # the member's key, just before its value
             key[-1] = 0
     return tuple(key)
+
+
+def leading(items: list, pointer_of, array: tuple, length: int, count: int) -> list:
+    """The ``items`` (in the order a rule found them) that can be among the ``count`` with
+    the smallest start keys, so that only those need ``start_key``. All of them, unless their
+    pointers run in order through the entries of the array at ``array`` (``length`` entries),
+    as a tool rule's do: the entry index is then the first part of their keys that differs,
+    so the first ``count`` lie at or before the entry of the ``count``-th item."""
+    if len(items) <= count:
+        return items
+    depth, last, indices = len(array), -1, []
+    for item in items:
+        ptr = pointer_of(item)
+        index = ptr[depth] if len(ptr) > depth else None
+        if type(index) is not int or not last <= index < length or ptr[:depth] != array:
+            return items  # anywhere else, or out of order: rank them all
+        indices.append(index)
+        last = index
+    end = count
+    while end < len(items) and indices[end] == indices[count - 1]:
+        end += 1
+    return items[:end]
