@@ -116,8 +116,7 @@ class Facts:
 
 def facts(schema: dict, version: str) -> Facts:
     """Facts about a root schema linted at ``version``: one walk, shared by the rules
-    through ``tool_schemas``. (Walking is about as fast as hashing the schema's text,
-    so identical schemas are not deduplicated here; jsonschema results are.)"""
+    through ``tool_schemas`` (and by the schemas of a document with the same JSON text)."""
     found = Facts(*schema_dialect(schema, version))
     base = schema.get("$id")
     found.base = base.split("#", 1)[0] if isinstance(base, str) else ""
@@ -156,21 +155,46 @@ def tool_schemas(doc, version: str) -> list[SchemaEntry]:
     def build() -> list[SchemaEntry]:
         walked = doc.memoized(("tool-schemas", not strict))
         if walked is not None:  # the other default dialect's walk holds all the facts
-            dialect = DRAFT2020 if strict else LENIENT
-            return [SchemaEntry(e.tool_ptr, e.tool, e.field, e.schema,
-                                e.facts if e.facts.declared is not None else e.facts.in_dialect(dialect))
+            dialect, views = DRAFT2020 if strict else LENIENT, {}
+            for e in walked:  # (one view of facts that schemas share)
+                if e.facts.declared is None and id(e.facts) not in views:
+                    views[id(e.facts)] = e.facts.in_dialect(dialect)
+            return [SchemaEntry(e.tool_ptr, e.tool, e.field, e.schema, views.get(id(e.facts), e.facts))
                     for e in walked]
+        from msgspec.json import encode  # (as the loader: not imported before a document is read)
+
         entries = []
+        shared = (encode, {}) if doc.document.format == "json" else None
         for ptr, tool in tool_objects(doc):
             for name in ("inputSchema", "outputSchema"):
                 schema = tool.get(name)
                 if isinstance(schema, dict):
-                    entries.append(SchemaEntry(ptr, tool, name, schema, facts(schema, version)))
+                    entries.append(SchemaEntry(ptr, tool, name, schema, _shared_facts(schema, version, shared)))
         return entries
 
     # The version matters only through the default dialect (2020-12 from 2025-11-25), so
     # versions that share it share the walk (the lenient re-check of inferred versions).
     return doc.memo(("tool-schemas", strict), build)
+
+
+def _shared_facts(schema: dict, version: str, shared: tuple | None) -> Facts:
+    """``facts``, one walk for all the schemas of a document with the same JSON text (tools
+    repeat their parameter shapes; the facts hold only paths inside the schema). Encoding
+    with msgspec costs a seventh of a walk. Not for YAML, whose keys need not be strings,
+    nor for a text with null, which NaN also encodes to."""
+    if shared is None:
+        return facts(schema, version)
+    encode, seen = shared
+    try:
+        text = encode(schema)
+    except Exception:  # a value JSON has no text for (a lone surrogate, a huge integer...)
+        return facts(schema, version)
+    if b"null" in text:
+        return facts(schema, version)
+    found = seen.get(text)
+    if found is None:
+        found = seen[text] = facts(schema, version)
+    return found
 
 
 def tool_schemas_any_dialect(doc) -> list[SchemaEntry]:
