@@ -48,6 +48,15 @@ class TitleNotMeaningful(ToolRule):
     severity = Severity.WARNING
     versions = versions.since(versions.V2025_03_26)
 
+    def candidates(self, doc, ctx):
+        census = doc.census()  # each distinct title judged once, against every name at once
+        names = census.strings("name")
+        titles = census.strings("title").union(t for t in census.annotation_values("title") if isinstance(t, str))
+        flagged = {title for title in titles if _may_object(title, names)}
+        if not flagged:
+            return []
+        return [(ptr, tool) for ptr, tool in census.tools if _holds(tool, flagged)]
+
     def check_tool(self, ptr, tool, ctx):
         name = tool.get("name") if isinstance(tool.get("name"), str) else None
         fields = [("annotations.title", tool.get("annotations"))]
@@ -60,6 +69,24 @@ class TitleNotMeaningful(ToolRule):
                 if problem:
                     title_ptr = ptr / "title" if label == "title" else ptr / "annotations" / "title"
                     yield Violation(title_ptr, f"Tool {label} {problem}")
+
+
+def _may_object(title: str, names: set[str]) -> bool:
+    """False only for a title ``_problem`` passes whatever the tool's name (other than one of
+    ``names``): ASCII text with a letter and inner whitespace, which no identifier has."""
+    if not title.isascii():
+        return True
+    text = title.strip()
+    return len(text.split(None, 1)) < 2 or text.lower() == text.upper() or text in names
+
+
+def _holds(tool: dict, flagged: set[str]) -> bool:
+    """Whether the tool's title or annotations.title is one of ``flagged``."""
+    title = tool.get("title")
+    if isinstance(title, str) and title in flagged:
+        return True
+    annotations = tool.get("annotations")
+    return isinstance(annotations, dict) and isinstance(other := annotations.get("title"), str) and other in flagged
 
 
 def _words(identifier: str) -> str:
