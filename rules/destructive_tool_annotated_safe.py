@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.findings import Severity
+from mcplint.intent_census import intending
 from mcplint.risk import tool_intent
 from mcplint.rule import ToolRule, Violation
 
@@ -68,8 +69,8 @@ class DestructiveToolAnnotatedSafe(ToolRule):
         if not any(value is True for value in census.annotation_values("readOnlyHint")) and \
                 not any(value is False for value in census.annotation_values("destructiveHint")):
             return []
-        return [(ptr, tool) for ptr, tool in census.tools if isinstance(hints := tool.get("annotations"), dict)
-                and (hints.get("readOnlyHint") is True or hints.get("destructiveHint") is False)]
+        return intending([(ptr, tool) for ptr, tool in census.tools if isinstance(hints := tool.get("annotations"), dict)
+                          and (hints.get("readOnlyHint") is True or hints.get("destructiveHint") is False)])
 
     def check_tool(self, ptr, tool, ctx):
         annotations = tool.get("annotations")

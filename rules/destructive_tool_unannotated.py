@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.findings import Severity
+from mcplint.intent_census import intending
 from mcplint.risk import tool_intent
 from mcplint.rule import ToolRule, Violation
 
@@ -43,9 +44,12 @@ class DestructiveToolUnannotated(ToolRule):
     versions = versions.since(versions.V2025_03_26)
 
     def candidates(self, doc, ctx):
-        # only tools whose annotations say neither readOnlyHint nor destructiveHint
-        return [(ptr, tool) for ptr, tool in doc.tool_objects() if not isinstance(hints := tool.get("annotations"), dict)
-                or ("readOnlyHint" not in hints and "destructiveHint" not in hints)]
+        census = doc.census()  # only tools whose annotations say neither readOnlyHint nor destructiveHint
+        if len(census.tools) in (len(census.annotation_values("readOnlyHint")),
+                                 len(census.annotation_values("destructiveHint"))):
+            return []  # every tool says one of them
+        return intending([(ptr, tool) for ptr, tool in census.tools if not isinstance(hints := tool.get("annotations"), dict)
+                          or ("readOnlyHint" not in hints and "destructiveHint" not in hints)])
 
     def check_tool(self, ptr, tool, ctx):
         annotations = tool.get("annotations")
