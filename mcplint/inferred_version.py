@@ -42,7 +42,7 @@ def _plausible_versions(manifest: Manifest) -> tuple[str, ...]:
         candidates = versions.VERSIONS[: versions.VERSIONS.index(versions.LATEST_HANDSHAKE) + 1]
     else:
         candidates = versions.VERSIONS
-    used = {key for _, tool in manifest.tools() if isinstance(tool, dict) for key in tool if key in TOOL_FIELDS}
+    used = manifest.census().fields.intersection(TOOL_FIELDS)  # the keys of every tool object
     dated = tuple(v for v in candidates if all(v in TOOL_FIELDS[key] for key in used))
     return dated or candidates
 
@@ -95,6 +95,8 @@ def lenient(rule: Rule, found: list, manifest: Manifest, plan: "Plan", version: 
         for v in found:
             if str(v.pointer) not in seen:
                 allowed_by.setdefault(str(v.pointer), other)
+    if not allowed_by:
+        return found  # no older version lacks any of them
     out = []
     for v in found:
         other = allowed_by.get(str(v.pointer))

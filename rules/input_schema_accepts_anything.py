@@ -2,7 +2,7 @@ import re
 
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.schemas import free_form_object, name_tokens, tool_objects
+from mcplint.schemas import free_form_object, name_tokens, tool_schemas_any_dialect
 
 _EVIDENCE = re.compile(
     r"\b(?:the|a|an)\s+(?:given|specified|provided|supplied|requested|passed[- ]in)\s+[a-z]\w*"
@@ -57,14 +57,18 @@ class InputSchemaAcceptsAnything(Rule):
     severity = Severity.WARNING
 
     def check(self, doc, ctx):
-        for ptr, tool in tool_objects(doc):
-            schema = tool.get("inputSchema")
-            if not isinstance(schema, dict) or not free_form_object(schema):
+        free: dict[int, bool] = {}  # schemas that share facts have the same text: judged once
+        for entry in tool_schemas_any_dialect(doc):  # the object inputSchemas, in tool order
+            if entry.field != "inputSchema":
                 continue
-            evidence = _evidence(tool)
+            if id(entry.facts) not in free:
+                free[id(entry.facts)] = free_form_object(entry.schema)
+            if not free[id(entry.facts)]:
+                continue
+            evidence = _evidence(entry.tool)
             if evidence:
                 yield Violation(
-                    ptr / "inputSchema", f"Tool evidently takes arguments ({evidence}) but its inputSchema "
+                    entry.tool_ptr / "inputSchema", f"Tool evidently takes arguments ({evidence}) but its inputSchema "
                     "declares no properties and accepts any object; list the parameters under 'properties'",
                 )
 
