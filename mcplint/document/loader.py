@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import errno
 import json
 import os
@@ -74,8 +75,8 @@ def load_document(path: str, raw: bytes | None = None, max_bytes: int = MAX_FILE
         raw = read_bytes(path, max_bytes)
     text = read_text(path, raw, max_bytes)
     fmt = detect_format(path, text)
-    if fmt == "json":
-        return _load_json(path, text)
+    if fmt == "json":  # (the bytes read are the text's UTF-8 after a BOM: not encoded again)
+        return _load_json(path, text, raw[3:] if raw.startswith(codecs.BOM_UTF8) else raw)
     from mcplint.document.yamlmap import load_yaml
 
     try:
@@ -150,7 +151,7 @@ def read_stdin(limit: int = -1) -> bytes:
     return sys.stdin.buffer.read(limit)
 
 
-def _load_json(path: str, text: str) -> Document:
+def _load_json(path: str, text: str, encoded: bytes | None = None) -> Document:
     from mcplint.document.jsonmap import JsonSourceMap
 
     duplicated: list[tuple[dict, list[str]]] = []
@@ -163,7 +164,7 @@ def _load_json(path: str, text: str) -> Document:
             duplicated.append((obj, dups))
         return obj
 
-    data = _fast_loads(text)
+    data = _fast_loads(text) if encoded is None else _fast_loads(text, encoded)
     if data is _SLOW:
         try:
             data = loads(text, path, object_pairs_hook=pairs_hook)
@@ -176,7 +177,7 @@ def _load_json(path: str, text: str) -> Document:
 _SLOW = object()
 
 
-def _fast_loads(text: str):
+def _fast_loads(text: str, encoded: bytes | None = None):
     """The document parsed by msgspec (about 3x faster than ``loads`` with its hooks; the
     capture reader uses it too), or ``_SLOW`` when that could differ in any way from ``loads``:
     msgspec failed (the exact error then comes from ``loads``), or a duplicate key (msgspec
@@ -190,7 +191,8 @@ def _fast_loads(text: str):
     if "\\u003a" in text or "\\u003A" in text:
         return _SLOW
     try:
-        encoded = text.encode("utf-8")
+        if encoded is None:
+            encoded = text.encode("utf-8")
         data = decode(encoded)
         if encode(data).count(b":") != encoded.count(b":"):
             return _SLOW
