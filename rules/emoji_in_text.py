@@ -1,4 +1,4 @@
-from mcplint.document.manifest import joined_texts
+from mcplint.document.manifest import non_ascii_texts
 from mcplint.document.text_census import text_census
 from mcplint.emoji import find_emoji, may_contain_emoji
 from mcplint.findings import Severity
@@ -70,11 +70,7 @@ class EmojiInText(ToolRule):
         return text_census(doc).non_ascii_tools  # emoji are never ASCII
 
     def check_tool(self, ptr, tool, ctx):
-        if joined_texts(ctx.doc, ptr, tool).isascii():  # most tools: no need to walk their texts
-            return
-        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
-            if text.isascii():  # most texts: skip the call
-                continue
+        for text_ptr, what, text in non_ascii_texts(ctx.doc, ptr, tool):  # emoji are never ASCII
             yield from _found(text_ptr, what, text)
 
 

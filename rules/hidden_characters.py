@@ -1,5 +1,5 @@
 from mcplint.document import listing
-from mcplint.document.manifest import joined_texts
+from mcplint.document.manifest import joined_texts, non_ascii_texts
 from mcplint.document.text_census import text_census
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
@@ -81,14 +81,23 @@ class HiddenCharacters(ToolRule):
                 yield from _found(text_ptr, what, text, not listing.is_identifier(what))
 
     def candidates(self, doc, ctx):
-        texts = text_census(doc)
-        return doc.tool_objects() if may_hide_in(texts.ascii_text) else texts.non_ascii_tools
+        return text_census(doc).non_ascii_tools if _ascii_clean(doc) else doc.tool_objects()
 
     def check_tool(self, ptr, tool, ctx):
-        if not may_hide_in(joined_texts(ctx.doc, ptr, tool)):  # most tools: no need to walk their texts
+        if _ascii_clean(ctx.doc):  # no ASCII text of any tool holds a candidate character
+            texts = non_ascii_texts(ctx.doc, ptr, tool)
+        elif may_hide_in(joined_texts(ctx.doc, ptr, tool)):  # most tools: no need to walk their texts
+            texts = ctx.doc.texts(ptr, tool)
+        else:
             return
-        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
+        for text_ptr, what, text in texts:
             yield from _found(text_ptr, what, text, what != "name")  # a name is an identifier, not prose
+
+
+def _ascii_clean(doc) -> bool:
+    """Whether no ASCII text of any tool holds a character ``find_hidden`` looks at: one
+    pre-check over all of them at once (most documents)."""
+    return doc.memo("hidden-ascii-clean", lambda: not may_hide_in(text_census(doc).ascii_text))
 
 
 def _found(text_ptr, what, text, prose):

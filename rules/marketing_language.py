@@ -1,7 +1,7 @@
 from functools import lru_cache
 
 from mcplint.document import listing
-from mcplint.document.manifest import joined_texts
+from mcplint.document.manifest import joined_texts, non_ascii_texts
 from mcplint.document.text_census import text_census
 from mcplint.findings import Severity
 from mcplint.marketing import ADVICE, MarketingMatcher
@@ -88,20 +88,30 @@ class MarketingLanguage(ToolRule):
                 yield from _found(text_ptr, what, text, matcher, allow, listing.noun_of(what))
 
     def candidates(self, doc, ctx):
-        texts = text_census(doc)  # one pre-check over all the tools' ASCII texts: most documents
-        if _setup(ctx.options)[0].may_match_words(texts.ascii_text, texts.ascii_words):
-            return doc.tool_objects()
-        return texts.non_ascii_tools
+        return text_census(doc).non_ascii_tools if _ascii_clean(doc, _setup(ctx.options)[0]) else doc.tool_objects()
 
     def check_tool(self, ptr, tool, ctx):
         return self._check_tool(ptr, tool, ctx, *_setup(ctx.options))
 
     def _check_tool(self, ptr, tool, ctx, matcher, allow):
-        if not matcher.may_match(joined_texts(ctx.doc, ptr, tool)):  # one pass over all texts: most tools
+        if _ascii_clean(ctx.doc, matcher):  # its ASCII texts cannot match: pre-check the others alone
+            gate = "\n".join(text for _, _, text in non_ascii_texts(ctx.doc, ptr, tool))
+        else:
+            gate = joined_texts(ctx.doc, ptr, tool)
+        if not matcher.may_match(gate):  # one pass over all texts: most tools
             return
         values = _enum_values(ctx.doc, ptr, tool)
         for text_ptr, what, text in ctx.doc.texts(ptr, tool):
             yield from _found(text_ptr, what, text, matcher, allow, "tool", values)
+
+
+def _ascii_clean(doc, matcher: MarketingMatcher) -> bool:
+    """Whether no ASCII text of any tool can match: one pre-check over all of them at once
+    (most documents). Then only the tools with other texts need a look, and their pre-check
+    only those texts (the words and symbols of joined texts are those of their parts)."""
+    texts = text_census(doc)
+    return doc.memo(("marketing-ascii-clean", id(matcher)),
+                    lambda: not matcher.may_match_words(texts.ascii_text, texts.ascii_words))
 
 
 def _enum_values(doc, ptr, tool) -> frozenset[str]:

@@ -1,4 +1,4 @@
-from mcplint.document.manifest import joined_texts
+from mcplint.document.manifest import joined_texts, non_ascii_texts
 from mcplint.document.text_census import text_census
 from mcplint.findings import Severity
 from mcplint.injection import find_markup, may_have_markup
@@ -49,14 +49,17 @@ class MarkupInText(ToolRule):
         allowed_tags: list[str] = Option([], "HTML element names to accept in tool text.")
 
     def candidates(self, doc, ctx):
-        texts = text_census(doc)  # one pre-check over all the tools' ASCII texts: most documents
-        return doc.tool_objects() if may_have_markup(texts.ascii_text) else texts.non_ascii_tools
+        return text_census(doc).non_ascii_tools if _ascii_clean(doc) else doc.tool_objects()
 
     def check_tool(self, ptr, tool, ctx):
-        if not may_have_markup(joined_texts(ctx.doc, ptr, tool)):  # cheap: no '<' at all
+        if _ascii_clean(ctx.doc):  # no ASCII text of any tool can hold markup
+            texts = non_ascii_texts(ctx.doc, ptr, tool)
+        elif may_have_markup(joined_texts(ctx.doc, ptr, tool)):  # cheap: no '<' at all
+            texts = ctx.doc.texts(ptr, tool)
+        else:
             return
         allowed = frozenset(tag.lower() for tag in ctx.options.allowed_tags)
-        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
+        for text_ptr, what, text in texts:
             found = find_markup(text, allowed)
             if not found:
                 continue
@@ -68,3 +71,9 @@ class MarkupInText(ToolRule):
                 f"{what[0].upper()}{what[1:]} contains {first.what} '{quoted}'{more}; "
                 "write plain text: clients may render or execute markup",
             )
+
+
+def _ascii_clean(doc) -> bool:
+    """Whether no ASCII text of any tool can hold markup: one pre-check over all of them at
+    once (most documents); ``find_markup`` finds nothing in a text it rules out."""
+    return doc.memo("markup-ascii-clean", lambda: not may_have_markup(text_census(doc).ascii_text))

@@ -1,5 +1,5 @@
 from mcplint.document import listing
-from mcplint.document.manifest import joined_texts
+from mcplint.document.manifest import joined_texts, non_ascii_texts
 from mcplint.document.text_census import text_census
 from mcplint.findings import Severity
 from mcplint.injection import could_inject, could_inject_ascii, find_injection, may_inject
@@ -69,16 +69,24 @@ class PromptInjection(ToolRule):
                 yield from _found(text_ptr, what, text, listing.noun_of(what))
 
     def candidates(self, doc, ctx):
-        texts = text_census(doc)  # one pre-check over all the tools' ASCII texts: most documents
-        if could_inject_ascii(texts.ascii_text, texts.ascii_words):
-            return doc.tool_objects()
-        return texts.non_ascii_tools
+        return text_census(doc).non_ascii_tools if _ascii_clean(doc) else doc.tool_objects()
 
     def check_tool(self, ptr, tool, ctx):
-        if not could_inject(joined_texts(ctx.doc, ptr, tool)):  # cheap: most tools
+        if _ascii_clean(ctx.doc):  # no ASCII text of any tool can hold injection phrasing
+            texts = non_ascii_texts(ctx.doc, ptr, tool)
+        elif could_inject(joined_texts(ctx.doc, ptr, tool)):  # cheap: most tools
+            texts = ctx.doc.texts(ptr, tool)
+        else:
             return
-        for text_ptr, what, text in ctx.doc.texts(ptr, tool):
+        for text_ptr, what, text in texts:
             yield from _found(text_ptr, what, text, "tool")
+
+
+def _ascii_clean(doc) -> bool:
+    """Whether no ASCII text of any tool can hold injection phrasing: one pre-check over all of
+    them at once (most documents); then only the tools' other texts need a look."""
+    texts = text_census(doc)
+    return doc.memo("injection-ascii-clean", lambda: not could_inject_ascii(texts.ascii_text, texts.ascii_words))
 
 
 def _found(text_ptr, what, text, noun):

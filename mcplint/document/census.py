@@ -5,7 +5,10 @@ their finding, instead of calling check_tool on 10,000 tools to return at once."
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
+
+_PLAIN = frozenset((str, type(None)))  # a column of these is hashable throughout
 
 
 class Census:
@@ -21,13 +24,30 @@ class Census:
         """Whether any tool has one of ``fields``."""
         return any(field in self.fields for field in fields)
 
+    def column(self, field: str) -> list:
+        """``tool.get(field)`` of every tool, in order (built at C speed)."""
+        key = ("column", field)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = list(map(dict.get, self._dicts, repeat(field)))
+        return found
+
+    def _plain(self, field: str) -> bool:
+        """Whether ``field`` holds only strings (or is missing) in every tool."""
+        key = ("plain", field)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = set(map(type, self.column(field))) <= _PLAIN
+        return found
+
     def values(self, field: str) -> list:
         """The values of ``field`` in the tools that have it, in order."""
         key = ("values", field)
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = [tool[field] for tool in self._dicts if field in tool] \
-                if field in self.fields else []
+            column = self.column(field) if field in self.fields else []
+            found = self._memo[key] = column if None not in column else \
+                [tool[field] for tool in self._dicts if field in tool]
         return found
 
     def types_of(self, field: str) -> set[type]:
@@ -70,17 +90,28 @@ class Census:
         key = ("strings", field)
         found = self._memo.get(key)
         if found is None:
-            values = self.values(field)
-            found = self._memo[key] = set(values) if self.types_of(field) <= {str} else \
-                {value for value in values if isinstance(value, str)}
+            if field not in self.fields:
+                found = set()
+            elif self._plain(field):
+                found = set(self.column(field))
+                found.discard(None)
+            else:
+                found = {value for value in self.values(field) if isinstance(value, str)}
+            self._memo[key] = found
         return found
 
     def with_text(self, field: str, odd) -> list[tuple[Any, dict]]:
         """The tools whose ``field`` is a string that ``odd(text)`` holds for, in order. Tools
         share many texts (descriptions, often): ``odd`` is asked once per distinct string."""
         chosen = {text for text in self.strings(field) if odd(text)}
+        return self.holding(field, chosen)
+
+    def holding(self, field: str, chosen: set[str]) -> list[tuple[Any, dict]]:
+        """The tools whose ``field`` is one of the strings ``chosen``, in order."""
         if not chosen:
             return []
+        if self._plain(field):
+            return [pair for pair, text in zip(self.tools, self.column(field)) if text in chosen]
         return [(ptr, tool) for ptr, tool in self.tools if isinstance(text := tool.get(field), str) and text in chosen]
 
     def without_text(self, field: str) -> bool:

@@ -332,7 +332,24 @@ def _property_strings(schema: Any, depth: int, strings: list) -> None:
         _property_strings(items, depth + 1, strings)
 
 
-def _tool_texts(ptr: Pointer, tool: dict, parameters) -> list[tuple[Pointer, str, str]]:
+def non_ascii_texts(doc: Manifest, ptr: Pointer, tool: dict) -> list[tuple[Pointer, str, str]]:
+    """The texts of ``doc.texts(ptr, tool)`` that are not ASCII, in order; the parameters'
+    pointers are made only when one of their texts is not ASCII (most tools: none). Once
+    per tool for all the text rules."""
+    key = ("non-ascii-texts", id(tool))
+    found = doc._cache.get(key)
+    if found is None:
+        head = _top_texts(ptr, tool)
+        if all(text.isascii() for text in _tool_strings(tool)[len(head):]):  # (the same texts, in order)
+            found = [entry for entry in head if not entry[2].isascii()]
+        else:
+            found = [entry for entry in doc.texts(ptr, tool) if not entry[2].isascii()]
+        doc._cache[key] = found
+    return found
+
+
+def _top_texts(ptr: Pointer, tool: dict) -> list[tuple[Pointer, str, str]]:
+    """The texts of the tool object itself: name, title, description, annotations.title."""
     texts = []
     for field in ("name", "title", "description"):
         value = tool.get(field)
@@ -341,6 +358,11 @@ def _tool_texts(ptr: Pointer, tool: dict, parameters) -> list[tuple[Pointer, str
     annotations = tool.get("annotations")
     if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
         texts.append((_new(Pointer, (*ptr, "annotations", "title")), "annotations.title", annotations["title"]))
+    return texts
+
+
+def _tool_texts(ptr: Pointer, tool: dict, parameters) -> list[tuple[Pointer, str, str]]:
+    texts = _top_texts(ptr, tool)
     for schema_field in ("inputSchema", "outputSchema"):
         if schema_field == "inputSchema" and parameters is not None:
             walked = parameters

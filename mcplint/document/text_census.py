@@ -26,23 +26,24 @@ class TextCensus:
 
         census = doc.census()
         fields = [census.strings(field) for field in ("name", "title", "description")]
-        titles = [title for title in census.annotation_values("title") if isinstance(title, str)]
+        titles = {title for title in census.annotation_values("title") if isinstance(title, str)}
         entries = [entry for entry in tool_schemas_any_dialect(doc) if entry.facts.texts]
-        unique = set(titles).union(*fields, *(entry.facts.texts for entry in entries))
+        parameters = set().union(*(entry.facts.texts for entry in entries))
+        unique = parameters.union(titles, *fields)
         odd = {text for text in unique if not text.isascii()}
-        self.non_ascii_tools: list[tuple[Any, dict]] = _holding(census, odd, entries, titles) if odd else []
+        self.non_ascii_tools: list[tuple[Any, dict]] = \
+            _holding(census, odd, entries, parameters, titles) if odd else []
         self.ascii_text = "\n".join(unique - odd if odd else unique)
         self.ascii_words = frozenset(letter_words(self.ascii_text))
 
 
-def _holding(census, odd: set[str], entries, titles) -> list[tuple[Any, dict]]:
+def _holding(census, odd: set[str], entries, parameters: set[str], titles: set[str]) -> list[tuple[Any, dict]]:
     """The tools with one of the ``odd`` strings, in order."""
     chosen = set()
-    if not odd.isdisjoint(text for entry in entries for text in entry.facts.texts):
+    if not odd.isdisjoint(parameters):
         chosen.update(id(entry.tool) for entry in entries if not odd.isdisjoint(entry.facts.texts))
     for field in ("name", "title", "description"):
-        if not odd.isdisjoint(census.strings(field)):
-            chosen.update(id(t) for _, t in census.tools if isinstance(v := t.get(field), str) and v in odd)
+        chosen.update(id(tool) for _, tool in census.holding(field, odd & census.strings(field)))
     if not odd.isdisjoint(titles):
         chosen.update(id(t) for _, t in census.tools if isinstance(a := t.get("annotations"), dict)
                       and isinstance(text := a.get("title"), str) and text in odd)
