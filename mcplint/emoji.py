@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 
 VS16 = "\ufe0f"  # emoji presentation selector
 VS15 = "\ufe0e"  # text presentation selector
@@ -63,12 +64,13 @@ _STARTS = "".join(
 _CANDIDATE = re.compile(f"[{_STARTS}]|.(?=[\ufe0f\u20e3\U0001F3FB-\U0001F3FF])", re.S)
 
 
-def _in(cp: int, ranges) -> bool:
-    return any(a <= cp <= b for a, b in ranges)
+_FIRSTS = [a for a, _ in _PRESENTATION]  # (the ranges are sorted and disjoint: bisect them)
+_LASTS = [b for _, b in _PRESENTATION]
 
 
 def _is_presentation(ch: str) -> bool:
-    return _in(ord(ch), _PRESENTATION)
+    index = bisect_right(_FIRSTS, ord(ch)) - 1
+    return index >= 0 and ord(ch) <= _LASTS[index]
 
 
 def _emoji_capable(ch: str) -> bool:

@@ -340,7 +340,9 @@ def non_ascii_texts(doc: Manifest, ptr: Pointer, tool: dict) -> list[tuple[Point
     found = doc._cache.get(key)
     if found is None:
         head = _top_texts(ptr, tool)
-        if all(text.isascii() for text in _tool_strings(tool)[len(head):]):  # (the same texts, in order)
+        texts = doc._cache.get("text-census")  # it knows the tools with such parameter texts
+        if (id(tool) not in texts.odd_parameters) if texts is not None else \
+                all(text.isascii() for text in _tool_strings(tool)[len(head):]):  # (the same texts, in order)
             found = [entry for entry in head if not entry[2].isascii()]
         else:
             found = [entry for entry in doc.texts(ptr, tool) if not entry[2].isascii()]

@@ -25,23 +25,31 @@ class TextCensus:
         from mcplint.schemas import tool_schemas_any_dialect
 
         census = doc.census()
-        fields = [census.strings(field) for field in ("name", "title", "description")]
+        entries = tool_schemas_any_dialect(doc)
+        shared = {id(entry.facts): entry.facts for entry in entries}  # schemas share their facts
+        parameters = set().union(*(facts.texts for facts in shared.values()))
         titles = {title for title in census.annotation_values("title") if isinstance(title, str)}
-        entries = [entry for entry in tool_schemas_any_dialect(doc) if entry.facts.texts]
-        parameters = set().union(*(entry.facts.texts for entry in entries))
-        unique = parameters.union(titles, *fields)
-        odd = {text for text in unique if not text.isascii()}
+        groups = [parameters, titles, *(census.strings(field) for field in ("name", "title", "description"))]
+        odd = set().union(*(_odd(group) for group in groups))
+        odd_facts = {key for key, facts in shared.items() if not odd.isdisjoint(facts.texts)} \
+            if not odd.isdisjoint(parameters) else set()
+        # id() of the tools with a non-ASCII parameter title or description
+        self.odd_parameters = {id(entry.tool) for entry in entries if id(entry.facts) in odd_facts}
         self.non_ascii_tools: list[tuple[Any, dict]] = \
-            _holding(census, odd, entries, parameters, titles) if odd else []
+            _holding(census, odd, self.odd_parameters, titles) if odd else []
+        unique = set().union(*groups)
         self.ascii_text = "\n".join(unique - odd if odd else unique)
         self.ascii_words = frozenset(letter_words(self.ascii_text))
 
 
-def _holding(census, odd: set[str], entries, parameters: set[str], titles: set[str]) -> list[tuple[Any, dict]]:
+def _odd(texts: set[str]) -> set[str]:
+    """The texts that are not ASCII (one C-speed look at all of them first: most sets none)."""
+    return set() if "".join(texts).isascii() else {text for text in texts if not text.isascii()}
+
+
+def _holding(census, odd: set[str], odd_parameters: set[int], titles: set[str]) -> list[tuple[Any, dict]]:
     """The tools with one of the ``odd`` strings, in order."""
-    chosen = set()
-    if not odd.isdisjoint(parameters):
-        chosen.update(id(entry.tool) for entry in entries if not odd.isdisjoint(entry.facts.texts))
+    chosen = set(odd_parameters)
     for field in ("name", "title", "description"):
         chosen.update(id(tool) for _, tool in census.holding(field, odd & census.strings(field)))
     if not odd.isdisjoint(titles):
