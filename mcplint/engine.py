@@ -143,7 +143,7 @@ def run(targets: list[Target], plan: Plan) -> Result:
         if findings:
             result.sources[shown] = manifest.document.text
         result.files.append(FileReport(
-            shown, version, manifest.shape, sum(1 for _ in manifest.tools()),
+            shown, version, manifest.shape, len(manifest.tools()),
             _manifest_unassessed(plan, version, manifest),
         ))
     result.findings.sort(key=lambda f: f.sort_key)
@@ -208,7 +208,7 @@ def _manifest_unassessed(plan: Plan, version: str, manifest: Manifest) -> dict[i
     selected = {item for rule in plan.rules for item in rule.checklist}
     covered = {item for rule in plan.rules if MANIFEST in rule.applies_to for item in rule.checklist}
     others = bool(manifest.prompts() or manifest.resources() or manifest.resource_templates())  # texts: 3, 19
-    tools = (tool for _, tool in manifest.tools())
+    tools = manifest.census().objects  # (the tool objects, listed already)
     gaps = checklist.listing_gaps(tools, version, "the manifest lists no tools", others)
     unassessed: dict[int, str] = {}
     for item in checklist.ITEMS:

@@ -148,7 +148,8 @@ def tool_objects(doc) -> list[tuple[Pointer, dict]]:
 
 def tool_schemas(doc, version: str) -> list[SchemaEntry]:
     """Every object ``inputSchema`` and ``outputSchema`` with its facts, computed once per
-    document and version for all the schema rules."""
+    document and version for all the schema rules. Entries holding the same facts object
+    have schemas with the same JSON text."""
 
     strict = version >= versions.V2025_11_25
 
@@ -161,39 +162,43 @@ def tool_schemas(doc, version: str) -> list[SchemaEntry]:
                     views[id(e.facts)] = e.facts.in_dialect(dialect)
             return [SchemaEntry(e.tool_ptr, e.tool, e.field, e.schema, views.get(id(e.facts), e.facts))
                     for e in walked]
-        from msgspec.json import encode  # (as the loader: not imported before a document is read)
-
-        entries = []
-        shared = (encode, {}) if doc.document.format == "json" else None
-        for ptr, tool in tool_objects(doc):
-            for name in ("inputSchema", "outputSchema"):
-                schema = tool.get(name)
-                if isinstance(schema, dict):
-                    entries.append(SchemaEntry(ptr, tool, name, schema, _shared_facts(schema, version, shared)))
-        return entries
+        census = doc.census()
+        if "outputSchema" in census.fields:
+            found = [(ptr, tool, name, schema) for ptr, tool in census.tools
+                     for name in ("inputSchema", "outputSchema") if isinstance(schema := tool.get(name), dict)]
+        else:  # (most documents: the one column)
+            found = [(ptr, tool, "inputSchema", schema) for (ptr, tool), schema
+                     in zip(census.tools, census.column("inputSchema")) if isinstance(schema, dict)]
+        walked = _shared_facts([entry[3] for entry in found], version, doc.document.format == "json")
+        return [SchemaEntry(ptr, tool, name, schema, f) for (ptr, tool, name, schema), f in zip(found, walked)]
 
     # The version matters only through the default dialect (2020-12 from 2025-11-25), so
     # versions that share it share the walk (the lenient re-check of inferred versions).
     return doc.memo(("tool-schemas", strict), build)
 
 
-def _shared_facts(schema: dict, version: str, shared: tuple | None) -> Facts:
-    """``facts``, one walk for all the schemas of a document with the same JSON text (tools
-    repeat their parameter shapes; the facts hold only paths inside the schema). Encoding
-    with msgspec costs a seventh of a walk. Not for YAML, whose keys need not be strings,
-    nor for a text with null, which NaN also encodes to."""
-    if shared is None:
-        return facts(schema, version)
-    encode, seen = shared
+def _shared_facts(schemas: list[dict], version: str, share: bool) -> list[Facts]:
+    """``facts`` of each schema, one walk for all those with the same JSON text (tools repeat
+    their parameter shapes; the facts hold only paths inside the schema). Encoding with
+    msgspec costs a seventh of a walk. Not for YAML (``share`` False), whose keys need not
+    be strings, nor for a text with null, which NaN also encodes to."""
+    from msgspec.json import encode  # (as the loader: not imported before a document is read)
+
     try:
-        text = encode(schema)
+        texts = list(map(encode, schemas)) if share else None
     except Exception:  # a value JSON has no text for (a lone surrogate, a huge integer...)
-        return facts(schema, version)
-    if b"null" in text:
-        return facts(schema, version)
-    found = seen.get(text)
-    if found is None:
-        found = seen[text] = facts(schema, version)
+        texts = None
+    if texts is None:
+        return [facts(schema, version) for schema in schemas]
+    seen: dict[bytes, Facts] = {}
+    found = []
+    for text, schema in zip(texts, schemas):
+        shared = seen.get(text)
+        if shared is None:
+            shared = facts(schema, version)
+            if b"null" not in text:
+                seen[text] = shared
+        found.append(shared)
     return found
 
 

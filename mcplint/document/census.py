@@ -20,6 +20,11 @@ class Census:
         self._memo: dict = {}
         self.fields: set[str] = set().union(*self._dicts)  # C-speed: no Python call per tool
 
+    @property
+    def objects(self) -> list[dict]:
+        """The tool objects, in order."""
+        return self._dicts
+
     def has(self, *fields: str) -> bool:
         """Whether any tool has one of ``fields``."""
         return any(field in self.fields for field in fields)
