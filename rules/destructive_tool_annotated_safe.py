@@ -69,7 +69,8 @@ class DestructiveToolAnnotatedSafe(ToolRule):
         if not any(value is True for value in census.annotation_values("readOnlyHint")) and \
                 not any(value is False for value in census.annotation_values("destructiveHint")):
             return []
-        return intending([(ptr, tool) for ptr, tool in census.tools if isinstance(hints := tool.get("annotations"), dict)
+        return intending([pair for pair, hints in zip(census.tools, census.column("annotations"))
+                          if isinstance(hints, dict)
                           and (hints.get("readOnlyHint") is True or hints.get("destructiveHint") is False)])
 
     def check_tool(self, ptr, tool, ctx):

@@ -48,8 +48,8 @@ class DestructiveToolUnannotated(ToolRule):
         if len(census.tools) in (len(census.annotation_values("readOnlyHint")),
                                  len(census.annotation_values("destructiveHint"))):
             return []  # every tool says one of them
-        return intending([(ptr, tool) for ptr, tool in census.tools if not isinstance(hints := tool.get("annotations"), dict)
-                          or ("readOnlyHint" not in hints and "destructiveHint" not in hints)])
+        return intending([pair for pair, hints in zip(census.tools, census.column("annotations"))
+                          if not isinstance(hints, dict) or ("readOnlyHint" not in hints and "destructiveHint" not in hints)])
 
     def check_tool(self, ptr, tool, ctx):
         annotations = tool.get("annotations")

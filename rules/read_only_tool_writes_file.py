@@ -1,7 +1,8 @@
 from mcplint import versions
-from mcplint.findings import Severity
+from mcplint.document.manifest import non_ascii_texts
 from mcplint.document.text_census import text_census
-from mcplint.file_writes import _WRITE_ACTIVE, _WRITE_PARTICIPLES, writes_to_place
+from mcplint.file_writes import _WRITE_ACTIVE, _WRITE_PARTICIPLES, _words, writes_to_place
+from mcplint.findings import Severity
 from mcplint.risk import tool_intent
 from mcplint.rule import ToolRule, Violation
 
@@ -70,11 +71,15 @@ class ReadOnlyToolWritesFile(ToolRule):
     def candidates(self, doc, ctx):
         if not any(value is True for value in doc.census().annotation_values("readOnlyHint")):
             return []
-        # Evidence needs a write verb: when no ASCII text has one, only the tools with other text may.
+        # Evidence needs a write verb: when no ASCII text has one, only a tool whose other texts
+        # have one may (those texts' words as writes_to_place reads them).
         texts = text_census(doc)
-        tools = doc.tool_objects() if not _WRITE_WORDS.isdisjoint(texts.ascii_words) else texts.non_ascii_tools
-        return [(ptr, tool) for ptr, tool in tools
-                if isinstance(hints := tool.get("annotations"), dict) and hints.get("readOnlyHint") is True]
+        if not _WRITE_WORDS.isdisjoint(texts.ascii_words):
+            tools = list(zip(doc.tool_objects(), doc.census().column("annotations")))
+        else:
+            tools = [(pair, pair[1].get("annotations")) for pair in texts.non_ascii_tools
+                     if any(not _WRITE_WORDS.isdisjoint(_words(text)) for _, _, text in non_ascii_texts(doc, *pair))]
+        return [pair for pair, hints in tools if isinstance(hints, dict) and hints.get("readOnlyHint") is True]
 
     def check_tool(self, ptr, tool, ctx):
         annotations = tool.get("annotations")
