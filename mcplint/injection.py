@@ -17,6 +17,23 @@ from functools import lru_cache
 
 from mcplint.marketing import letter_words
 
+
+class _Lazy:
+    """A regex compiled the first time it is used: a run seldom needs more than a few of
+    these, and compiling all of them cost 5 ms of every start."""
+
+    __slots__ = ("_args", "_pattern")
+
+    def __init__(self, *args) -> None:
+        self._args = args
+        self._pattern = None
+
+    def __getattr__(self, name: str):
+        if self._pattern is None:
+            self._pattern = re.compile(*self._args)
+        return getattr(self._pattern, name)
+
+
 _I = re.I
 _SENTENCE_CHAR = r"(?:[^.!?\n]|\.(?=\S))"  # a dot inside a path or name does not end the sentence
 _NOT_CONDITION = r"(?:(?!\b(?:until|unless|if|when|whether|before|after|once|because)\b)" + _SENTENCE_CHAR + ")"
@@ -28,18 +45,18 @@ _SECRET_FILE = (
 
 # (what it is, lower-case substrings one of which must occur, pattern): the substring
 # test is cheap and skips the regex for almost every text.
-INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern], ...] = (
-    ("an instruction tag", ("<",), re.compile(
+INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], _Lazy], ...] = (
+    ("an instruction tag", ("<",), _Lazy(
         r"<\s*/?\s*(?:important|system|system[-_ ]?(?:prompt|message)|instructions?|hidden|critical"
         r"|secret|admin[-_ ]?instructions?)\s*>", _I)),
-    ("a chat-template control token", ("<|", "[inst", "[/inst", "<<"), re.compile(
+    ("a chat-template control token", ("<|", "[inst", "[/inst", "<<"), _Lazy(
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]|<<\s*/?SYS\s*>>", _I)),
     ("an instruction to ignore earlier instructions",
-     ("ignore", "disregard", "forget", "override", "bypass"), re.compile(
+     ("ignore", "disregard", "forget", "override", "bypass"), _Lazy(
         r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?"
         r"(?:previous|prior|above|earlier|preceding|former|original|system)\s+"
         r"(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|constraints)\b", _I)),
-    ("an instruction to hide something from the user", ("user",), re.compile(
+    ("an instruction to hide something from the user", ("user",), _Lazy(
         r"\b(?:do\s+not|don[’']?t|never|must\s+not|should\s+not|shouldn[’']?t)\s+(?:\w+\s+){0,2}?"
         r"(?:tell|mention|inform|notify|alert|reveal|disclose)\b"
         + _NOT_CONDITION + r"{0,80}?\b(?:to\s+|the\s+)users?\b(?!\s+to\s)"  # not "tell the user to <do>"
@@ -48,14 +65,14 @@ INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern], ...] = (
         r"|\b(?:hide|conceal|keep)\s+(?:this|it|that)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?users?\b", _I)),
     ("an instruction to read a secret file", (
         ".ssh/", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".aws/", "mcp.json", "claude_desktop",
-        "/etc/shadow", "git-credentials", ".netrc", "wallet.dat", ".gnupg/", ".docker/"), re.compile(
+        "/etc/shadow", "git-credentials", ".netrc", "wallet.dat", ".gnupg/", ".docker/"), _Lazy(
         r"\b(?:read|cat|include|send|pass|upload|attach|copy|extract|print|output|forward|paste|append"
         r"|exfiltrate|leak|dump)\b" + _SENTENCE_CHAR + "{0,80}?" + _SECRET_FILE, _I)),
     ("an instruction to act behind the user's back",
-     ("secretly", "silently", "covertly", "quietly", "discreetly"), re.compile(
+     ("secretly", "silently", "covertly", "quietly", "discreetly"), _Lazy(
         r"\b(?:secretly|silently|covertly|quietly|discreetly)\s+(?:also\s+)?(?:call|invoke|send|forward|upload"
         r"|email|exfiltrate|copy|leak|transmit)\b", _I)),
-    ("phrasing that overrides the system prompt", ("system", "you are now"), re.compile(
+    ("phrasing that overrides the system prompt", ("system", "you are now"), _Lazy(
         r"\b(?:ignore|disregard|override|forget|reveal|print|repeat|output|leak|replace)\s+(?:the\s+|your\s+|any\s+)?"
         r"system\s+(?:prompt|message|instructions?)\b"
         r"|\byou\s+are\s+now\s+(?:in\s+)?(?:dan\b|developer\s+mode|jailbroken|unrestricted|an?\s+unrestricted)"
@@ -63,7 +80,7 @@ INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern], ...] = (
     # Tool-preference manipulation ("always default to using this tool for any scraping"): it steers
     # the model away from the other servers' tools. Workflow advice ("call this tool first", "use
     # this tool instead of search_files when you know the path") is not matched.
-    ("an instruction to prefer this tool over all others", ("this tool", "other tool", "other server"), re.compile(
+    ("an instruction to prefer this tool over all others", ("this tool", "other tool", "other server"), _Lazy(
         r"\balways\s+default\s+to\s+(?:using\s+|calling\s+)?this\s+tool\b"
         r"|\b(?:use|prefer|choose|pick|call)\s+this\s+tool\s+(?:instead\s+of|over|rather\s+than)\s+"
         r"(?:any|all|every)\s+(?:of\s+)?(?:the\s+)?other\b"
@@ -79,7 +96,7 @@ class Match:
 
 
 _ALL_TRIGGERS = sorted({t for _, triggers, _ in INJECTION_PATTERNS for t in triggers}, key=len, reverse=True)
-_TRIGGER = re.compile("|".join(re.escape(t) for t in _ALL_TRIGGERS))
+_TRIGGER = _Lazy("|".join(re.escape(t) for t in _ALL_TRIGGERS))
 # trigger -> the patterns it may start (a longer trigger such as "<|" also covers "<")
 _PATTERNS_OF = {
     t: tuple(i for i, (_, triggers, _) in enumerate(INJECTION_PATTERNS) if any(u in t for u in triggers))
@@ -153,8 +170,8 @@ def could_inject_ascii(text: str, words) -> bool:
     return bool(_ascii_candidates(text, words))
 
 
-_ENCODED = re.compile(r"\\(?:u00[0-7]|x|U)")  # an escaped ASCII character could spell anything
-_LINK_TARGET = re.compile(r"\]\(")  # (a regex finds it in a large text faster than `in` does)
+_ENCODED = _Lazy(r"\\(?:u00[0-7]|x|U)")  # an escaped ASCII character could spell anything
+_LINK_TARGET = _Lazy(r"\]\(")  # (a regex finds it in a large text faster than `in` does)
 
 
 def may_inject(source: str) -> bool:
@@ -186,7 +203,7 @@ def _scan_injection(text: str) -> tuple[Match, ...]:
     return tuple(sorted(found, key=lambda m: m.index))
 
 
-_DOC_MARKUP = re.compile(r"<(?:p|para|code|note|ul|li)>")
+_DOC_MARKUP = _Lazy(r"<(?:p|para|code|note|ul|li)>")
 
 
 def _is_doc_admonition(tag: str, text: str) -> bool:
@@ -211,16 +228,16 @@ ACTIVE_ELEMENTS = frozenset(
     "script iframe frame frameset applet embed noscript style svg marquee xmp plaintext".split()
 )
 _VOID = frozenset("br hr wbr img".split())
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)((?:[\s/]+[^<>]*?)?)\s*(/?)>")
-_CLOSING = re.compile(r"</([A-Za-z][A-Za-z0-9-]*)\s*>")
-_ATTRIBUTE = re.compile(r"[A-Za-z_:][\w:.-]*\s*=")
-_HANDLER = re.compile(r"[\s/\"']on[a-z]+\s*=", _I)
-_SCRIPT_URL = re.compile(
+_TAG = _Lazy(r"<(/?)([A-Za-z][A-Za-z0-9-]*)((?:[\s/]+[^<>]*?)?)\s*(/?)>")
+_CLOSING = _Lazy(r"</([A-Za-z][A-Za-z0-9-]*)\s*>")
+_ATTRIBUTE = _Lazy(r"[A-Za-z_:][\w:.-]*\s*=")
+_HANDLER = _Lazy(r"[\s/\"']on[a-z]+\s*=", _I)
+_SCRIPT_URL = _Lazy(
     r"(?:\b(?:href|src|action|formaction|xlink:href|data)\s*=\s*[\"']?|\]\(\s*)\s*"
     r"(?:javascript|vbscript|data:text/html)\s*:?", _I
 )
 _RANK = {"an event-handler attribute": 0, "a script URL": 0, "an active HTML element": 1, "an HTML comment": 2}
-_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+_COMMENT = _Lazy(r"<!--.*?(?:-->|$)", re.S)
 
 
 def find_markup(text: str, allowed: frozenset[str] = frozenset()) -> list[Match]:
