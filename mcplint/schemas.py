@@ -138,7 +138,7 @@ class SchemaEntry:
         self.facts = facts
 
     def at(self, path: tuple = ()) -> Pointer:
-        return Pointer((*self.tool_ptr, self.field, *path))
+        return tuple.__new__(Pointer, (*self.tool_ptr, self.field, *path))  # (Pointer's __new__, without a call)
 
 
 def tool_objects(doc) -> list[tuple[Pointer, dict]]:
@@ -200,6 +200,18 @@ def _shared_facts(schemas: list[dict], version: str, share: bool) -> list[Facts]
                 seen[text] = shared
         found.append(shared)
     return found
+
+
+def once_per_schema(entries, judge):
+    """(entry, ``judge(entry)``) for each entry, judged once for all the entries that share
+    facts (their schemas have the same JSON text); ``judge`` reads only the entry's schema
+    and facts, and returns a list (of paths and messages, say)."""
+    judged: dict[int, list] = {}
+    for entry in entries:
+        found = judged.get(id(entry.facts))
+        if found is None:
+            found = judged[id(entry.facts)] = judge(entry)
+        yield entry, found
 
 
 def tool_schemas_any_dialect(doc) -> list[SchemaEntry]:

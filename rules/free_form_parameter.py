@@ -1,7 +1,7 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
 from mcplint.schema_refs import value_at
-from mcplint.schemas import accepts_anything, tool_schemas_any_dialect
+from mcplint.schemas import accepts_anything, once_per_schema, tool_schemas_any_dialect
 
 
 class FreeFormParameter(Rule):
@@ -43,16 +43,22 @@ class FreeFormParameter(Rule):
     severity = Severity.WARNING
 
     def check(self, doc, ctx):
-        for entry in tool_schemas_any_dialect(doc):  # the version plays no part here
-            if entry.field != "inputSchema":
-                continue
-            for path, name in entry.facts.free_form:
-                prop = value_at(entry.schema, path)
-                if accepts_anything(prop):
-                    shown = "true" if prop is True else "{}" if not prop else "only annotations"
-                    yield Violation(entry.at(path), f"Parameter '{name}' accepts any value (its schema is "
-                                    f"{shown}); give it a 'type' and constraints")
-                else:
-                    yield Violation(entry.at(path), f"Object parameter '{name}' declares no properties, so it "
-                                    "accepts any keys and values; list its 'properties' or constrain "
-                                    "'additionalProperties'")
+        inputs = [entry for entry in tool_schemas_any_dialect(doc) if entry.field == "inputSchema"]
+        for entry, found in once_per_schema(inputs, _free_form):
+            for path, message in found:
+                yield Violation(entry.at(path), message)
+
+
+def _free_form(entry) -> list[tuple[tuple, str]]:
+    """(path, message) of each parameter of the schema that accepts anything."""
+    found = []
+    for path, name in entry.facts.free_form:  # the version plays no part here
+        prop = value_at(entry.schema, path)
+        if accepts_anything(prop):
+            shown = "true" if prop is True else "{}" if not prop else "only annotations"
+            found.append((path, f"Parameter '{name}' accepts any value (its schema is {shown}); give it "
+                          "a 'type' and constraints"))
+        else:
+            found.append((path, f"Object parameter '{name}' declares no properties, so it accepts any keys "
+                          "and values; list its 'properties' or constrain 'additionalProperties'"))
+    return found

@@ -1,7 +1,7 @@
 from mcplint.findings import Severity
 from mcplint.rule import Option, Rule, RuleOptions, Violation
 from mcplint.schema_refs import local_target, value_at
-from mcplint.schemas import tool_schemas_any_dialect
+from mcplint.schemas import once_per_schema, tool_schemas_any_dialect
 
 
 class ParameterDescriptionMissing(Rule):
@@ -43,21 +43,27 @@ class ParameterDescriptionMissing(Rule):
         accept_title: bool = Option(False, "Count a non-empty `title` as a description.")
 
     def check(self, doc, ctx):
-        for entry in tool_schemas_any_dialect(doc):  # the version plays no part here
-            if entry.field != "inputSchema":
+        inputs = [entry for entry in tool_schemas_any_dialect(doc) if entry.field == "inputSchema"]
+        for entry, found in once_per_schema(inputs, lambda entry: self._missing(entry, ctx.options.accept_title)):
+            for path, message in found:
+                yield Violation(entry.at(path), message)
+
+    def _missing(self, entry, accept_title: bool) -> list[tuple[tuple, str]]:
+        """(path, message) of each parameter of the schema without a description."""
+        found = []
+        for path, name in entry.facts.undescribed:  # the version plays no part here
+            prop = value_at(entry.schema, path)
+            if self._described(prop, entry.schema, accept_title):
                 continue
-            for path, name in entry.facts.undescribed:
-                prop = value_at(entry.schema, path)
-                if self._described(prop, entry.schema, ctx.options.accept_title):
-                    continue
-                if isinstance(prop.get("description"), str):
-                    yield Violation(entry.at(path) / "description", f"Parameter '{name}' has an empty "
-                                    "description; say what the value means and what format it takes")
-                    continue
-                title = prop.get("title")
-                label = f" (its title {title!r} is only a display label)" if isinstance(title, str) and title else ""
-                yield Violation(entry.at(path), f"Parameter '{name}' has no description{label}; add one "
-                                "saying what the value means and what format it takes")
+            if isinstance(prop.get("description"), str):
+                found.append(((*path, "description"), f"Parameter '{name}' has an empty description; say "
+                              "what the value means and what format it takes"))
+                continue
+            title = prop.get("title")
+            label = f" (its title {title!r} is only a display label)" if isinstance(title, str) and title else ""
+            found.append((path, f"Parameter '{name}' has no description{label}; add one saying what the "
+                          "value means and what format it takes"))
+        return found
 
     @staticmethod
     def _described(prop: dict, root, accept_title: bool) -> bool:

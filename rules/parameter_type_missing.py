@@ -1,6 +1,6 @@
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
-from mcplint.schemas import tool_schemas_any_dialect
+from mcplint.schemas import once_per_schema, tool_schemas_any_dialect
 
 
 class ParameterTypeMissing(Rule):
@@ -37,10 +37,12 @@ class ParameterTypeMissing(Rule):
     severity = Severity.WARNING
 
     def check(self, doc, ctx):
-        for entry in tool_schemas_any_dialect(doc):  # the version plays no part here
-            if entry.field == "inputSchema":
-                for path, name in entry.facts.untyped:
-                    yield Violation(
-                        entry.at(path), f"Parameter '{name}' has no 'type'; add one (e.g. \"string\") so "
-                        "clients know what kind of value to send",
-                    )
+        inputs = [entry for entry in tool_schemas_any_dialect(doc) if entry.field == "inputSchema"]
+        for entry, found in once_per_schema(inputs, _untyped):  # the version plays no part here
+            for path, message in found:
+                yield Violation(entry.at(path), message)
+
+
+def _untyped(entry) -> list[tuple[tuple, str]]:
+    return [(path, f"Parameter '{name}' has no 'type'; add one (e.g. \"string\") so clients know what "
+             "kind of value to send") for path, name in entry.facts.untyped]

@@ -2,7 +2,7 @@ from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
 from mcplint.schema_safety import Uncheckable, search
 from mcplint.schema_refs import local_target, value_at
-from mcplint.schemas import accepts_anything, tool_schemas_any_dialect
+from mcplint.schemas import accepts_anything, once_per_schema, tool_schemas_any_dialect
 
 _BRANCHES = ("allOf", "anyOf", "oneOf")
 
@@ -41,20 +41,25 @@ class RequiredPropertyUndefined(Rule):
     severity = Severity.WARNING  # valid JSON Schema; a defect of the tool, not of the protocol
 
     def check(self, doc, ctx):
-        for entry in tool_schemas_any_dialect(doc):  # the version plays no part here
-            for path in entry.facts.required_gaps:
-                obj = value_at(entry.schema, path)
-                defined = _defined(obj, entry.schema)
-                if defined is None:
-                    continue
-                names, patterns = defined
-                for index, name in enumerate(obj["required"]):
-                    if isinstance(name, str) and name not in names and not _matches(patterns, name):
-                        yield Violation(
-                            entry.at(path) / "required" / index,
-                            f"'required' lists {name!r}, which is not defined in 'properties'; "
-                            "fix the name or add the property",
-                        )
+        for entry, found in once_per_schema(tool_schemas_any_dialect(doc), _undefined):
+            for path, message in found:
+                yield Violation(entry.at(path), message)
+
+
+def _undefined(entry) -> list[tuple[tuple, str]]:
+    """(path, message) of each name a ``required`` of the schema lists but does not define."""
+    found = []
+    for path in entry.facts.required_gaps:  # the version plays no part here
+        obj = value_at(entry.schema, path)
+        defined = _defined(obj, entry.schema)
+        if defined is None:
+            continue
+        names, patterns = defined
+        for index, name in enumerate(obj["required"]):
+            if isinstance(name, str) and name not in names and not _matches(patterns, name):
+                found.append(((*path, "required", index), f"'required' lists {name!r}, which is not "
+                              "defined in 'properties'; fix the name or add the property"))
+    return found
 
 
 def _defined(obj: dict, root) -> tuple[set, list] | None:
