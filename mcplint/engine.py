@@ -340,7 +340,7 @@ def _capped_early(raw: list, manifest: Manifest, plan: Plan, limit: int = MAX_PE
     first_left_out = [entry for entry, _ in left_out.values()]
     located = kept + first_left_out
     document.source_map.prepare([v.pointer for _, v, _ in located] + [p for _, v, _ in located for p, _ in v.related])
-    findings = [_identified(_finding(rule, v, manifest, plan), v, manifest) for rule, v, _ in kept]
+    findings = [_finding(rule, v, manifest, plan, identified=True) for rule, v, _ in kept]
     return findings + [left_out_note(_finding(rule, v, manifest, plan), count, limit)
                        for (rule, v, _), (_, count) in zip(first_left_out, left_out.values())]
 
@@ -376,8 +376,9 @@ def _identified(finding: Finding, violation, manifest: Manifest) -> Finding:
                    fingerprint=fingerprint(finding.code, manifest, violation.pointer))
 
 
-def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan) -> Finding:
-    """The finding without its tool and fingerprint (``_identified`` adds them)."""
+def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan, identified: bool = False) -> Finding:
+    """The finding without its tool and fingerprint (``_identified`` adds them), or with
+    them when ``identified`` (made at once: ``replace`` costs as much again)."""
     source_map = manifest.document.source_map
     span, _ = source_map.span(violation.pointer, key=violation.at_key)
     pointer = str(violation.pointer)
@@ -393,8 +394,8 @@ def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan) -> Finding:
         span=span,
         pointer=pointer,
         checklist=tuple(rule.checklist),
-        tool=None,
-        fingerprint="",
+        tool=_shown_tool(manifest.tool_name_at(violation.pointer)) if identified else None,
+        fingerprint=fingerprint(rule.code, manifest, violation.pointer) if identified else "",
         related=related,
     )
 
