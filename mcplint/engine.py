@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -12,11 +11,11 @@ from mcplint.config import Config, glob_to_regex, rule_options
 from mcplint.discovery import STDIN, Target, display_path
 from mcplint.document.loader import Document, load_document, read_stdin, spool
 from mcplint.document.manifest import EXPECTED, Manifest, classify, describe
-from mcplint.document.order import leading, start_key
 from mcplint.errors import InputError, MCPLintError
 from mcplint.fingerprints import fingerprint
 from mcplint.per_file_ignores import ignored
-from mcplint.findings import MAX_PER_RULE, Finding, Related, Severity, cap_per_rule, capped, excerpt, left_out_note
+from mcplint.early_cap import capped_early, capped_in_data
+from mcplint.findings import MAX_PER_RULE, Finding, Related, Severity, capped, excerpt
 from mcplint.inferred_version import VersionWatch, infer_version, lenient
 from mcplint.rule import MANIFEST, Rule, RuleContext, ToolRule
 
@@ -274,7 +273,7 @@ def lint(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
     if not raw and not suppressions.present(manifest.document):
         return [], version
     document = manifest.document
-    if _capped_in_data(raw, document):
+    if capped_in_data(raw, document):
         return _capped_early(raw, manifest, plan), version
     document.source_map.prepare(
         [v.pointer for _, v in raw] + [p for _, v in raw for p, _ in v.related]
@@ -305,60 +304,9 @@ def violations(manifest: Manifest, plan: Plan, version: str) -> list[tuple[Rule,
     return raw
 
 
-def _capped_in_data(raw: list, document: Document, limit: int = MAX_PER_RULE) -> bool:
-    """Whether a rule found more than the cap and the data alone can tell which findings come
-    first: JSON without duplicate keys (object members in text order) and no suppression
-    comments (those need every finding's line)."""
-    if len(raw) <= limit or document.format != "json" or document.duplicate_keys or suppressions.present(document):
-        return False
-    counts = Counter(rule.code for rule, _ in raw)
-    return max(counts.values()) > limit
-
-
 def _capped_early(raw: list, manifest: Manifest, plan: Plan, limit: int = MAX_PER_RULE) -> list[Finding]:
-    """``capped`` of all the findings, having located only the ones it keeps: the others are
-    ranked by where their spans start (``start_key``), the order ``capped`` sorts them in."""
-    document = manifest.document
-    path = document.path
-    if plan.per_file_ignores:
-        entries = [(rule, v, str(v.pointer)) for rule, v in raw]
-        entries = [e for e in entries if not ignored(e[0].code, e[2], path, plan)]
-    else:  # the pointers as text only for the findings ranked below
-        entries = [(rule, v, None) for rule, v in raw]
-    data, orders = document.data, {}
-    by_rule: dict[str, list] = {}
-    for entry in entries:
-        by_rule.setdefault(entry[0].code, []).append(entry)
-    counts = Counter({code: len(found) for code, found in by_rule.items()})
-    array, length = _tools_array(manifest)
-    ranked = [e for found in by_rule.values() for e in leading(found, _pointer_of, array, length, limit + 1)]
-    ordered = sorted(ranked, key=lambda e: (start_key(data, e[1].pointer, e[1].at_key, orders), e[0].code,
-                                            e[2] if e[2] is not None else str(e[1].pointer)))
-    kept, left_out = cap_per_rule(ordered, lambda e: e[0].code, limit, counts)
-    if not left_out:  # per-file-ignores left few enough: as ``capped``, in the rules' order
-        kept = entries
-    first_left_out = [entry for entry, _ in left_out.values()]
-    located = kept + first_left_out
-    document.source_map.prepare([v.pointer for _, v, _ in located] + [p for _, v, _ in located for p, _ in v.related])
-    findings = [_finding(rule, v, manifest, plan, identified=True) for rule, v, _ in kept]
-    return findings + [left_out_note(_finding(rule, v, manifest, plan), count, limit)
-                       for (rule, v, _), (_, count) in zip(first_left_out, left_out.values())]
-
-
-def _pointer_of(entry) -> tuple:
-    return entry[1].pointer
-
-
-def _tools_array(manifest: Manifest) -> tuple[tuple, int]:
-    """The tools array's pointer and length ((), 0 when there is none): the findings of a
-    tool rule run through its entries in order."""
-    if manifest.shape == "tool" or ("tools" not in manifest.lists and manifest.shape != "array"):
-        return (), 0
-    try:
-        tools = manifest.value_at(manifest.tools_pointer)
-    except (KeyError, IndexError, TypeError, ValueError):
-        return (), 0
-    return tuple(manifest.tools_pointer), len(tools) if isinstance(tools, list) else 0
+    """``early_cap.capped_early`` with this module's findings."""
+    return capped_early(raw, manifest, plan, _finding, limit)
 
 
 def _violations(rule: Rule, manifest: Manifest, ctx: RuleContext):

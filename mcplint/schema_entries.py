@@ -1,0 +1,116 @@
+"""The tool schemas of a manifest with their facts (``schemas.facts``): one walk per document
+and default dialect, shared by all the schema rules, and one walk for all the schemas with
+the same JSON text."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mcplint import versions
+from mcplint.document.pointer import Pointer
+from mcplint.schema_dialects import DRAFT2020, LENIENT
+
+if TYPE_CHECKING:
+    from mcplint.schemas import Facts
+
+
+class SchemaEntry:
+    """One tool schema and its facts."""
+
+    __slots__ = ("tool_ptr", "tool", "field", "schema", "facts")
+
+    def __init__(self, tool_ptr: Pointer, tool: dict, field: str, schema: dict, facts: "Facts") -> None:
+        self.tool_ptr = tool_ptr
+        self.tool = tool
+        self.field = field  # "inputSchema" | "outputSchema"
+        self.schema = schema
+        self.facts = facts
+
+    def at(self, path: tuple = ()) -> Pointer:
+        return tuple.__new__(Pointer, (*self.tool_ptr, self.field, *path))  # (Pointer's __new__, without a call)
+
+
+def tool_objects(doc) -> list[tuple[Pointer, dict]]:
+    """The manifest's tool objects, listed once per document for all rules."""
+    return doc.tool_objects()
+
+
+def tool_schemas(doc, version: str) -> list[SchemaEntry]:
+    """Every object ``inputSchema`` and ``outputSchema`` with its facts, computed once per
+    document and version for all the schema rules. Entries holding the same facts object
+    have schemas with the same JSON text."""
+
+    strict = version >= versions.V2025_11_25
+
+    def build() -> list[SchemaEntry]:
+        walked = doc.memoized(("tool-schemas", not strict))
+        if walked is not None:  # the other default dialect's walk holds all the facts
+            dialect, views = DRAFT2020 if strict else LENIENT, {}
+            for e in walked:  # (one view of facts that schemas share)
+                if e.facts.declared is None and id(e.facts) not in views:
+                    views[id(e.facts)] = e.facts.in_dialect(dialect)
+            return [SchemaEntry(e.tool_ptr, e.tool, e.field, e.schema, views.get(id(e.facts), e.facts))
+                    for e in walked]
+        census = doc.census()
+        if "outputSchema" in census.fields:
+            found = [(ptr, tool, name, schema) for ptr, tool in census.tools
+                     for name in ("inputSchema", "outputSchema") if isinstance(schema := tool.get(name), dict)]
+        else:  # (most documents: the one column)
+            found = [(ptr, tool, "inputSchema", schema) for (ptr, tool), schema
+                     in zip(census.tools, census.column("inputSchema")) if isinstance(schema, dict)]
+        walked = _shared_facts([entry[3] for entry in found], version, doc.document.format == "json")
+        return [SchemaEntry(ptr, tool, name, schema, f) for (ptr, tool, name, schema), f in zip(found, walked)]
+
+    # The version matters only through the default dialect (2020-12 from 2025-11-25), so
+    # versions that share it share the walk (the lenient re-check of inferred versions).
+    return doc.memo(("tool-schemas", strict), build)
+
+
+def _shared_facts(schemas: list[dict], version: str, share: bool) -> list[Facts]:
+    """``facts`` of each schema, one walk for all those with the same JSON text (tools repeat
+    their parameter shapes; the facts hold only paths inside the schema). Encoding with
+    msgspec costs a seventh of a walk. Not for YAML (``share`` False), whose keys need not
+    be strings, nor for a text with null, which NaN also encodes to."""
+    from msgspec.json import encode  # (as the loader: not imported before a document is read)
+
+    from mcplint.schemas import facts
+
+    try:
+        texts = list(map(encode, schemas)) if share else None
+    except Exception:  # a value JSON has no text for (a lone surrogate, a huge integer...)
+        texts = None
+    if texts is None:
+        return [facts(schema, version) for schema in schemas]
+    seen: dict[bytes, Facts] = {}
+    found = []
+    for text, schema in zip(texts, schemas):
+        shared = seen.get(text)
+        if shared is None:
+            shared = facts(schema, version)
+            if b"null" not in text:
+                seen[text] = shared
+        found.append(shared)
+    return found
+
+
+def once_per_schema(entries, judge):
+    """(entry, ``judge(entry)``) for each entry, judged once for all the entries that share
+    facts (their schemas have the same JSON text); ``judge`` reads only the entry's schema
+    and facts, and returns a list (of paths and messages, say)."""
+    judged: dict[int, list] = {}
+    for entry in entries:
+        found = judged.get(id(entry.facts))
+        if found is None:
+            found = judged[id(entry.facts)] = judge(entry)
+        yield entry, found
+
+
+def tool_schemas_any_dialect(doc) -> list[SchemaEntry]:
+    """``tool_schemas`` for the rules that read only facts no dialect changes (parameters,
+    refs, arrays without items, required gaps): without the version, so the lenient
+    re-check of an inferred version knows they find the same at every version."""
+    for strict in (True, False):
+        walked = doc.memoized(("tool-schemas", strict))
+        if walked is not None:
+            return walked
+    return tool_schemas(doc, versions.LATEST)
