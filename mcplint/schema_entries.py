@@ -93,16 +93,15 @@ def _shared_facts(schemas: list[dict], version: str, share: bool) -> list[Facts]
     return found
 
 
-def once_per_schema(entries, judge):
-    """(entry, ``judge(entry)``) for each entry, judged once for all the entries that share
-    facts (their schemas have the same JSON text); ``judge`` reads only the entry's schema
-    and facts, and returns a list (of paths and messages, say)."""
-    judged: dict[int, list] = {}
-    for entry in entries:
-        found = judged.get(id(entry.facts))
-        if found is None:
-            found = judged[id(entry.facts)] = judge(entry)
-        yield entry, found
+def once_per_schema(entries, judge) -> list[tuple[SchemaEntry, list]]:
+    """(entry, ``judge(entry)``) for each entry whose judgement is not empty, in order; judged
+    once for all the entries that share facts (their schemas have the same JSON text).
+    ``judge`` reads only the entry's schema and facts, and returns a list (of paths and
+    messages, say)."""
+    judged = {key: judge(entry) for key, entry in {id(entry.facts): entry for entry in entries}.items()}
+    if not any(judged.values()):
+        return []  # (most documents: no entry is looked at again)
+    return [(entry, found) for entry in entries if (found := judged[id(entry.facts)])]
 
 
 def tool_schemas_any_dialect(doc) -> list[SchemaEntry]:
