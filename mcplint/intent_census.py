@@ -16,14 +16,18 @@ from mcplint.risk import _KNOWN, _SHELL_NAMES, _WORD, tool_intent
 _NAME_WORDS = _KNOWN | _SHELL_NAMES
 
 
-def intending(tools: list[tuple[Any, dict]]) -> list[tuple[Any, dict]]:
-    """The tools among ``tools`` whose ``tool_intent(name, description)`` may not be None, in order."""
+def intending(tools: list[tuple[Any, dict]], descriptions: set[str] | None = None) -> list[tuple[Any, dict]]:
+    """The tools among ``tools`` whose ``tool_intent(name, description)`` may not be None, in
+    order. ``descriptions``: the distinct descriptions of all the document's tools, when known
+    (judged instead of collecting the tools' own when there are fewer of them)."""
     names = [name for _, tool in tools if isinstance(name := tool.get("name"), str)]
     found = {word.lower() for word in set(_WORD.findall("\n".join(names)))} & _NAME_WORDS
-    descriptions = {text for _, tool in tools if isinstance(text := tool.get("description"), str)}
+    if descriptions is None or len(descriptions) > len(tools):
+        descriptions = {text for _, tool in tools if isinstance(text := tool.get("description"), str)}
     effects = {text for text in descriptions if tool_intent(None, text) is not None}
-    if not found and not effects:
-        return []
+    if not found:  # (most documents: only descriptions can imply an effect, if any)
+        return [(ptr, tool) for ptr, tool in tools
+                if isinstance(text := tool.get("description"), str) and text in effects] if effects else []
     return [(ptr, tool) for ptr, tool in tools if _may_intend(tool, found, effects)]
 
 

@@ -71,7 +71,8 @@ class DestructiveToolAnnotatedSafe(ToolRule):
             return []
         return intending([pair for pair, hints in zip(census.tools, census.column("annotations"))
                           if isinstance(hints, dict)
-                          and (hints.get("readOnlyHint") is True or hints.get("destructiveHint") is False)])
+                          and (hints.get("readOnlyHint") is True or hints.get("destructiveHint") is False)],
+                         census.strings("description"))
 
     def check_tool(self, ptr, tool, ctx):
         annotations = tool.get("annotations")

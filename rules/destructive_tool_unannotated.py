@@ -49,7 +49,8 @@ class DestructiveToolUnannotated(ToolRule):
                                  len(census.annotation_values("destructiveHint"))):
             return []  # every tool says one of them
         return intending([pair for pair, hints in zip(census.tools, census.column("annotations"))
-                          if not isinstance(hints, dict) or ("readOnlyHint" not in hints and "destructiveHint" not in hints)])
+                          if not isinstance(hints, dict) or ("readOnlyHint" not in hints and "destructiveHint" not in hints)],
+                         census.strings("description"))
 
     def check_tool(self, ptr, tool, ctx):
         annotations = tool.get("annotations")
