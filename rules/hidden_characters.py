@@ -81,7 +81,10 @@ class HiddenCharacters(ToolRule):
                 yield from _found(text_ptr, what, text, not listing.is_identifier(what))
 
     def candidates(self, doc, ctx):
-        return text_census(doc).non_ascii_tools if _ascii_clean(doc) else doc.tool_objects()
+        if not _ascii_clean(doc):
+            return doc.tool_objects()
+        texts = text_census(doc)  # and the other texts, all at once too
+        return texts.non_ascii_tools if may_hide_in(texts.non_ascii_text) else []
 
     def check_tool(self, ptr, tool, ctx):
         if _ascii_clean(ctx.doc):  # no ASCII text of any tool holds a candidate character

@@ -88,7 +88,11 @@ class MarketingLanguage(ToolRule):
                 yield from _found(text_ptr, what, text, matcher, allow, listing.noun_of(what))
 
     def candidates(self, doc, ctx):
-        return text_census(doc).non_ascii_tools if _ascii_clean(doc, _setup(ctx.options)[0]) else doc.tool_objects()
+        matcher = _setup(ctx.options)[0]
+        if not _ascii_clean(doc, matcher):
+            return doc.tool_objects()
+        texts = text_census(doc)  # and the other texts, all at once too
+        return texts.non_ascii_tools if matcher.may_match(texts.non_ascii_text) else []
 
     def check_tool(self, ptr, tool, ctx):
         return self._check_tool(ptr, tool, ctx, *_setup(ctx.options))

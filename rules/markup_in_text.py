@@ -49,7 +49,10 @@ class MarkupInText(ToolRule):
         allowed_tags: list[str] = Option([], "HTML element names to accept in tool text.")
 
     def candidates(self, doc, ctx):
-        return text_census(doc).non_ascii_tools if _ascii_clean(doc) else doc.tool_objects()
+        if not _ascii_clean(doc):
+            return doc.tool_objects()
+        texts = text_census(doc)  # and the other texts, all at once too
+        return texts.non_ascii_tools if may_have_markup(texts.non_ascii_text) else []
 
     def check_tool(self, ptr, tool, ctx):
         if _ascii_clean(ctx.doc):  # no ASCII text of any tool can hold markup

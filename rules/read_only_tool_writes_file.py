@@ -76,6 +76,8 @@ class ReadOnlyToolWritesFile(ToolRule):
         texts = text_census(doc)
         if not _WRITE_WORDS.isdisjoint(texts.ascii_words):
             tools = list(zip(doc.tool_objects(), doc.census().column("annotations")))
+        elif _WRITE_WORDS.isdisjoint(_words(texts.non_ascii_text)):  # (all the other texts at once)
+            return []
         else:
             tools = [(pair, pair[1].get("annotations")) for pair in texts.non_ascii_tools
                      if any(not _WRITE_WORDS.isdisjoint(_words(text)) for _, _, text in non_ascii_texts(doc, *pair))]

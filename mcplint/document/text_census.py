@@ -37,6 +37,7 @@ class TextCensus:
         self.odd_parameters = {id(entry.tool) for entry in entries if id(entry.facts) in odd_facts}
         self.non_ascii_tools: list[tuple[Any, dict]] = \
             _holding(census, odd, self.odd_parameters, titles) if odd else []
+        self.non_ascii_text = "\n".join(odd)  # (a pre-check over it stands for one over each tool's)
         unique = set().union(*groups)
         self.ascii_text = "\n".join(unique - odd if odd else unique)
         self.ascii_words = frozenset(letter_words(self.ascii_text))
