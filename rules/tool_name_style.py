@@ -51,7 +51,8 @@ class ToolNameStyle(ToolRule):
         if style == "any":
             return []
         fits = dotted_style(style)  # one match per distinct name instead of one per segment
-        return doc.census().with_text("name", lambda name: bool(name.strip()) and fits(name) is None)
+        census = doc.census()
+        return census.holding("name", {name for name in census.strings("name") if fits(name) is None and name.strip()})
 
     def check_tool(self, ptr, tool, ctx):
         style = ctx.options.style
