@@ -1,3 +1,5 @@
+from functools import lru_cache
+
 from mcplint.document.manifest import non_ascii_texts
 from mcplint.document.text_census import text_census
 from mcplint.emoji import find_emoji, may_contain_emoji
@@ -74,9 +76,14 @@ class EmojiInText(ToolRule):
             yield from _found(text_ptr, what, text)
 
 
+@lru_cache(maxsize=4096)  # tools repeat their texts (descriptions, parameter descriptions)
+def _listed(text: str) -> str:
+    """The text's emoji, each once, separated by spaces ("" when it has none)."""
+    return " ".join(dict.fromkeys(find_emoji(text)))
+
+
 def _found(text_ptr, what, text):
-    found = find_emoji(text)
-    if found:
-        listed = " ".join(dict.fromkeys(found))
+    listed = _listed(text)
+    if listed:
         label = _FIELDS.get(what, what[0].upper() + what[1:])
         yield Violation(text_ptr, f"{label} contains emoji {listed}; remove them or say it in words")

@@ -50,12 +50,16 @@ def _odd(texts: set[str]) -> set[str]:
 
 def _holding(census, odd: set[str], odd_parameters: set[int], titles: set[str]) -> list[tuple[Any, dict]]:
     """The tools with one of the ``odd`` strings, in order."""
-    chosen = set(odd_parameters)
-    for field in ("name", "title", "description"):
-        chosen.update(id(tool) for _, tool in census.holding(field, odd & census.strings(field)))
+    found = [census.holding(field, odd & census.strings(field)) for field in ("name", "title", "description")]
+    if odd_parameters:
+        found.append([pair for pair in census.tools if id(pair[1]) in odd_parameters])
     if not odd.isdisjoint(titles):
-        chosen.update(id(t) for _, t in census.tools if isinstance(a := t.get("annotations"), dict)
-                      and isinstance(text := a.get("title"), str) and text in odd)
+        found.append([(ptr, t) for ptr, t in census.tools if isinstance(a := t.get("annotations"), dict)
+                      and isinstance(text := a.get("title"), str) and text in odd])
+    found = [pairs for pairs in found if pairs]
+    if len(found) <= 1:  # (most documents: one kind of text holds them all, already in order)
+        return found[0] if found else []
+    chosen = {id(tool) for pairs in found for _, tool in pairs}
     return [(ptr, tool) for ptr, tool in census.tools if id(tool) in chosen]
 
 
