@@ -81,16 +81,9 @@ def _shared_facts(schemas: list[dict], version: str, share: bool) -> list[Facts]
         texts = None
     if texts is None:
         return [facts(schema, version) for schema in schemas]
-    seen: dict[bytes, Facts] = {}
-    found = []
-    for text, schema in zip(texts, schemas):
-        shared = seen.get(text)
-        if shared is None:
-            shared = facts(schema, version)
-            if b"null" not in text:
-                seen[text] = shared
-        found.append(shared)
-    return found
+    one_of_each = dict(zip(texts, schemas))  # (any schema with a text stands for all of them)
+    shared = {text: facts(schema, version) for text, schema in one_of_each.items() if b"null" not in text}
+    return [shared.get(text) or facts(schema, version) for text, schema in zip(texts, schemas)]
 
 
 def once_per_schema(entries, judge) -> list[tuple[SchemaEntry, list]]:

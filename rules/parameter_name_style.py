@@ -55,8 +55,11 @@ class ParameterNameStyle(ToolRule):
         if style == "any":
             return []
         # The names the shared schema walk saw (those property_schemas lists), each distinct one judged once.
-        entries = [entry for entry in tool_schemas_any_dialect(doc) if entry.field == "inputSchema"]
-        odd = {name for name in set().union(*(e.facts.names for e in entries)) if _problem(name, style) is not None}
+        entries = tool_schemas_any_dialect(doc)
+        if "outputSchema" in doc.census().fields:
+            entries = [entry for entry in entries if entry.field == "inputSchema"]
+        names = set().union(*{id(e.facts): e.facts.names for e in entries}.values())  # (schemas share facts)
+        odd = {name for name in names if _problem(name, style) is not None}
         return [(e.tool_ptr, e.tool) for e in entries if not odd.isdisjoint(e.facts.names)] if odd else []
 
     def check_tool(self, ptr, tool, ctx):
