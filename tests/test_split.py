@@ -27,8 +27,10 @@ def _stitched(tmp_path: Path) -> Path:
             if case.get("format") == "jsonl":
                 lines.extend(line for line in case["doc"].splitlines() if line.strip())
     path = tmp_path / "stitched.jsonl"
-    # A parent rule's cap too: server answers with an id no request can have (MCP611).
+    # Over the cap in both processes: answers with an id no request can have (MCP611, the
+    # child's) and records from nobody (MCP600, the parent's).
     lines += ['{"from": "server", "message": {"jsonrpc": "2.0", "id": 1.5, "result": {}}}'] * 120
+    lines += ['{"from": "nobody", "message": {"jsonrpc": "2.0", "method": "ping"}}'] * 120
     path.write_text("\n".join(lines * 3) + "\n", "utf-8")
     return path
 

@@ -17,13 +17,8 @@ from mcplint.capture.records import CLIENT, SERVER, Record, is_jsonrpc
 from mcplint.document.jsonmap import JsonSourceMap
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span
+from mcplint.fast_json import fast_loads
 
-try:  # msgspec parses a line 3-4x faster than json, which stays the reference (below)
-    from msgspec.json import Decoder as _Decoder
-
-    _fast_loads = _Decoder().decode
-except ImportError:  # pragma: no cover - a platform without a msgspec wheel
-    _fast_loads = None
 
 CHUNK = 1 << 20
 _new = tuple.__new__  # Pointer(...) without its Python-level __new__
@@ -32,9 +27,6 @@ WRAPPER_KEYS = ("from", "message", "http")  # (to_record tests them one by one)
 # A line with more than whitespace (bytes.strip()'s) on it. The search starts only at line
 # starts, and blank lines never become objects: a million of them cost nothing.
 _FILLED = re.compile(rb"^[ \t\r\x0b\x0c]*[^ \t\r\n\x0b\x0c][^\n]*", re.M)
-# json gives up (RecursionError) near Python's recursion limit, which msgspec meets at another
-# depth: a line long enough to nest that deep is parsed by json when it could.
-_DEEP = 500
 
 
 class Lines:
@@ -98,17 +90,14 @@ def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tu
     if data is None:
         problem = f"line is {length / 1048576:.1f} MiB, over the {max_line // 1048576} MiB limit for one message"
         return Record(index, where, None, None, problem=(where, problem)), None
-    if _fast_loads is not None and (length < 2 * _DEEP or data.count(b"[") + data.count(b"{") < _DEEP):
-        # msgspec reads valid JSON exactly as json does (big integers included); what it refuses
-        # (NaN, Infinity, 1e400, lone surrogates, bad bytes) json reports or accepts below.
-        try:
-            value = _fast_loads(data)
-        except (ValueError, RecursionError):
-            pass
-        else:
-            record = to_record(index, value)
-            record.size = length
-            return record, None
+    try:  # json, below, reads (and reports) what msgspec cannot read as it would
+        value = fast_loads(data)
+    except ValueError:
+        pass
+    else:
+        record = to_record(index, value)
+        record.size = length
+        return record, None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
