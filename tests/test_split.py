@@ -4,13 +4,15 @@ single process gives, on every transcript we have and on a stitched one full of 
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
 from ruamel.yaml import YAML
 
-from conftest import FIXTURES
+from conftest import FIXTURES, ROOT, run_mcplint
 from mcplint import engine
 from mcplint.capture import lint, split
 from mcplint.config import Config
@@ -119,7 +121,6 @@ def test_when_a_transcript_is_split(tmp_path, monkeypatch):
 def test_rules_sharing_state_stay_with_the_parent(helper, monkeypatch):
     """first_of_response and session_ids advance on their first caller on a record, so every
     rule that calls them runs in one process; the content walk is shared for its cost."""
-    import sys
     import types
 
     from mcplint.rule import TrafficRule
@@ -138,3 +139,25 @@ def test_rules_sharing_state_stay_with_the_parent(helper, monkeypatch):
     rules = [rule("X1", hook, "plugin_rule"), rule("X2", hook, __name__), rule("X3", TrafficRule.check_exchange, __name__)]
     parent, child = split.split_rules(rules)
     assert parent == {"X1", "X3"} and child == {"X2"}
+
+
+def test_the_command_splits_a_big_transcript_and_reports_the_same(tmp_path):
+    """`mcplint check` of a transcript over split.MIN_BYTES: two processes, then the report
+    of one (MCPLINT_JOBS=1), byte for byte, with findings of both shards in it."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import transcript
+    finally:
+        sys.path.pop(0)
+    path = transcript.write(tmp_path / "big.jsonl", 9_400)
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(_stitched(tmp_path).read_text("utf-8"))
+    assert path.stat().st_size >= split.MIN_BYTES
+    split_run = run_mcplint("check", str(path), "--format", "json")
+    serial_run = run_mcplint("check", str(path), "--format", "json", env={"MCPLINT_JOBS": "1"})
+    assert split_run.returncode == serial_run.returncode == 1, split_run.stderr
+    assert split_run.stdout == serial_run.stdout
+    plan = engine.Plan.build(Config(select=["ALL"]))
+    parent, child = split.split_rules(plan.rules)
+    codes = {f["rule"] for f in json.loads(split_run.stdout)["findings"]}
+    assert codes & parent and codes & child
