@@ -86,18 +86,19 @@ def read_lines(handle: IO[bytes], max_line: int) -> Iterator[tuple[int, int, byt
 def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tuple[Record | None, int | None]:
     """The record a line holds (None for a blank line) and, for a line that is not JSON,
     the 1-based column where parsing failed."""
-    where = Pointer((index,))
+    if data is not None:
+        try:  # json, below, reads (and reports) what msgspec cannot read as it would
+            value = fast_loads(data)
+        except ValueError:
+            pass
+        else:
+            record = to_record(index, value)
+            record.size = length
+            return record, None
+    where = _new(Pointer, (index,))
     if data is None:
         problem = f"line is {length / 1048576:.1f} MiB, over the {max_line // 1048576} MiB limit for one message"
         return Record(index, where, None, None, problem=(where, problem)), None
-    try:  # json, below, reads (and reports) what msgspec cannot read as it would
-        value = fast_loads(data)
-    except ValueError:
-        pass
-    else:
-        record = to_record(index, value)
-        record.size = length
-        return record, None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -119,14 +120,13 @@ def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tu
 
 
 def to_record(index: int, value) -> Record:
-    where = _new(Pointer, (index,))
     if isinstance(value, dict) and "jsonrpc" not in value and ("from" in value or "message" in value or "http" in value):
         record = Record(index, _new(Pointer, (index, "message")), value.get("from"), value.get("message"), value.get("http"))
         if "from" in value and value["from"] not in (CLIENT, SERVER):
-            record.problem = (where / "from", f"'from' must be \"client\" or \"server\", not {json.dumps(value['from'])}")
+            record.problem = (_new(Pointer, (index, "from")), f"'from' must be \"client\" or \"server\", not {json.dumps(value['from'])}")
             record.sender = None
         if "http" in value and not isinstance(value["http"], dict):
-            record.problem = (where / "http", "'http' must be an object")
+            record.problem = (_new(Pointer, (index, "http")), "'http' must be an object")
             record.http = None
         if isinstance(value.get("probe"), str):
             record.probe = value["probe"]
@@ -137,6 +137,7 @@ def to_record(index: int, value) -> Record:
             # An HTTP error's own JSON body (OAuth's {"error": "invalid_token"}), not JSON-RPC.
             record.raw_body, record.message = json.dumps(record.message), None
         return record
+    where = _new(Pointer, (index,))
     if isinstance(value, (dict, list)):
         return Record(index, where, None, value)
     return Record(index, where, None, None, problem=(where, "expected a JSON object per line"))
