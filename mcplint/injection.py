@@ -186,6 +186,8 @@ def may_have_markup(source: str) -> bool:
 
 def find_injection(text: str) -> list[Match]:
     """Prompt-injection phrasing in ``text``, in order of appearance."""
+    if len(text) > 200 and not _candidates(text):
+        return []  # most long texts (tool output): not worth a place in the cache below
     return list(_scan_injection(text))
 
 

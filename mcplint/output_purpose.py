@@ -8,6 +8,7 @@ free text a server writes, and a wrong exemption hides a real leak.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from mcplint.risk import name_words
@@ -32,11 +33,26 @@ _TRACE_SOURCES = frozenset(
 
 def returns_credential(name: Any) -> bool:
     """The tool's purpose is to hand out a credential (a token, a key, a password)."""
-    words = name_words(name) if isinstance(name, str) else []
-    return bool(words) and not _CREDENTIALS.isdisjoint(words) and words[-1] not in _ABOUT
+    return _purposes(name)[0]
 
 
 def returns_traces(name: Any) -> bool:
     """The tool's purpose is to return a test, CI or other log (stack traces included)."""
-    words = name_words(name) if isinstance(name, str) else []
-    return not _TRACE_SOURCES.isdisjoint(words)
+    return _purposes(name)[1]
+
+
+def _purposes(name: Any) -> tuple[bool, bool]:
+    """(returns a credential, returns traces). Asked for every tools/call answer, and a
+    capture calls the same few tools: remembered, except for long (hostile) names."""
+    if not isinstance(name, str):
+        return False, False
+    return (_read_name if len(name) > 200 else _remembered)(name)
+
+
+def _read_name(name: str) -> tuple[bool, bool]:
+    words = name_words(name)
+    return (bool(words) and not _CREDENTIALS.isdisjoint(words) and words[-1] not in _ABOUT,
+            not _TRACE_SOURCES.isdisjoint(words))
+
+
+_remembered = lru_cache(maxsize=4096)(_read_name)

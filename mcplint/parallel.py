@@ -152,6 +152,9 @@ def _worker_start() -> None:
 
     # Ctrl-C reaches the whole process group: the parent stops the pool; workers stay quiet.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from mcplint.capture import split
+
+    split.in_pool_worker = True  # the pool already uses every core: one transcript is not split again
 
 
 def _lint_batch(start: int, stop: int) -> tuple[engine.Result, set[int]]:

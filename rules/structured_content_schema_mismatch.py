@@ -69,12 +69,14 @@ class StructuredContentSchemaMismatch(TrafficRule):
             return  # an invalid or unsupported schema: the schema rules report it
         if self.checklist[0] not in session.assessed:
             session.assess(self)
-        where = exchange.response.ptr / "result" / "structuredContent"
         try:
             errors = validator(value)
         except Uncheckable as why:
-            yield from _unchecked(exchange, session, schema, why, where)
+            yield from _unchecked(exchange, session, schema, why, exchange.response.ptr / "result" / "structuredContent")
             return
+        if not errors:
+            return
+        where = exchange.response.ptr / "result" / "structuredContent"
         for path, schema_path, message in errors[:MAX_ERRORS]:
             yield Violation(
                 where.__class__((*where, *path)),

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcplint.capture import jsonl
+from mcplint import fast_json
+from mcplint.capture import content, jsonl
 
 LINES = [
     b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}',
@@ -40,5 +41,17 @@ def _parsed(line: bytes):
 @pytest.mark.parametrize("line", LINES)
 def test_fast_parse_reads_like_json(line, monkeypatch):
     fast = _parsed(line)
-    monkeypatch.setattr(jsonl, "_fast_loads", None)
+    monkeypatch.setattr(fast_json, "_decode", None)
     assert fast == _parsed(line)
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_a_result_text_parses_like_json(line, monkeypatch):
+    """content.parsed_text (is a text block the structured content's JSON?) reads alike."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    fast = repr(content.parsed_text(text))
+    monkeypatch.setattr(fast_json, "_decode", None)
+    assert fast == repr(content.parsed_text(text))

@@ -22,6 +22,7 @@ from mcplint.capture.records import CLIENT
 from mcplint.capture.content_meta import (  # noqa: F401 (part of this model; rules import them from here)
     LAST_MODIFIED_SINCE, META_SINCE, ROLES, annotation_problems, last_modified_problem, meta_problems)
 from mcplint.document.pointer import Pointer
+from mcplint.fast_json import fast_loads
 from mcplint.tool_fields import json_type, show
 from mcplint.versions import V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25
 
@@ -325,6 +326,10 @@ def json_equal(a: Any, b: Any) -> bool:
 
 def parsed_text(text: str) -> tuple[bool, Any]:
     """(True, value) when a text block is a JSON document, else (False, None)."""
+    try:
+        return True, fast_loads(text)
+    except ValueError:
+        pass
     try:
         return True, json.loads(text)
     except (ValueError, RecursionError):

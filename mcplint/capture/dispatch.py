@@ -12,7 +12,8 @@ HOOKS = ("check_record", "check_message", "check_exchange", "check_session")
 
 
 class Dispatch:
-    """The dispatch tables of ``lint._Linter`` (its plan, path and session)."""
+    """The dispatch tables of ``lint._Linter`` (its plan, path, session and shard: the codes
+    of the rules this process runs, None for all)."""
 
     def hooks(self, version: str) -> dict[str, list]:
         found = self._hooks.get(version)
@@ -20,6 +21,8 @@ class Dispatch:
             found = self._hooks[version] = {hook: [] for hook in HOOKS}
             for rule in self.plan.rules:
                 if not isinstance(rule, TrafficRule) or version not in rule.versions or CAPTURE not in rule.applies_to:
+                    continue
+                if self.shard is not None and rule.code not in self.shard:
                     continue
                 ctx = RuleContext(version, self.plan.options[rule.code], self.path, self.session, self.plan.lock)
                 for hook in HOOKS:
@@ -85,6 +88,7 @@ class Dispatch:
             found = self._manifest_rules[version] = [
                 rule for rule in self.plan.rules
                 if not isinstance(rule, TrafficRule) and MANIFEST in rule.applies_to and version in rule.versions
+                and (self.shard is None or rule.code in self.shard)
             ]
         return found
 

@@ -50,14 +50,17 @@ def request_of(record: Record, session) -> Record | None:
 def first_of_response(record: Record, session) -> Record | None:
     """The request, when ``record`` is the first record of its HTTP response (None for the
     second and later SSE events of one response, and for records without HTTP facts)."""
+    known = record.first_of
+    if known is not None:
+        return known[0]
     request = request_of(record, session)
-    if request is None:
-        return None
-    seen = getattr(session, "_http_first", None)
-    if seen is not None and seen[0] is request and seen[1] != record.index:
-        return None
-    if seen is None or seen[0] is not request:
-        session._http_first = (request, record.index)
+    if request is not None:
+        seen = getattr(session, "_http_first", None)
+        if seen is not None and seen[0] is request and seen[1] != record.index:
+            request = None
+        elif seen is None or seen[0] is not request:
+            session._http_first = (request, record.index)
+    record.first_of = (request,)
     return request
 
 

@@ -17,13 +17,8 @@ from mcplint.capture.records import CLIENT, SERVER, Record, is_jsonrpc
 from mcplint.document.jsonmap import JsonSourceMap
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span
+from mcplint.fast_json import fast_loads
 
-try:  # msgspec parses a line 3-4x faster than json, which stays the reference (below)
-    from msgspec.json import Decoder as _Decoder
-
-    _fast_loads = _Decoder().decode
-except ImportError:  # pragma: no cover - a platform without a msgspec wheel
-    _fast_loads = None
 
 CHUNK = 1 << 20
 _new = tuple.__new__  # Pointer(...) without its Python-level __new__
@@ -32,9 +27,6 @@ WRAPPER_KEYS = ("from", "message", "http")  # (to_record tests them one by one)
 # A line with more than whitespace (bytes.strip()'s) on it. The search starts only at line
 # starts, and blank lines never become objects: a million of them cost nothing.
 _FILLED = re.compile(rb"^[ \t\r\x0b\x0c]*[^ \t\r\n\x0b\x0c][^\n]*", re.M)
-# json gives up (RecursionError) near Python's recursion limit, which msgspec meets at another
-# depth: a line long enough to nest that deep is parsed by json when it could.
-_DEEP = 500
 
 
 class Lines:
@@ -94,21 +86,19 @@ def read_lines(handle: IO[bytes], max_line: int) -> Iterator[tuple[int, int, byt
 def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tuple[Record | None, int | None]:
     """The record a line holds (None for a blank line) and, for a line that is not JSON,
     the 1-based column where parsing failed."""
-    where = Pointer((index,))
-    if data is None:
-        problem = f"line is {length / 1048576:.1f} MiB, over the {max_line // 1048576} MiB limit for one message"
-        return Record(index, where, None, None, problem=(where, problem)), None
-    if _fast_loads is not None and (length < 2 * _DEEP or data.count(b"[") + data.count(b"{") < _DEEP):
-        # msgspec reads valid JSON exactly as json does (big integers included); what it refuses
-        # (NaN, Infinity, 1e400, lone surrogates, bad bytes) json reports or accepts below.
-        try:
-            value = _fast_loads(data)
-        except (ValueError, RecursionError):
+    if data is not None:
+        try:  # json, below, reads (and reports) what msgspec cannot read as it would
+            value = fast_loads(data)
+        except ValueError:
             pass
         else:
             record = to_record(index, value)
             record.size = length
             return record, None
+    where = _new(Pointer, (index,))
+    if data is None:
+        problem = f"line is {length / 1048576:.1f} MiB, over the {max_line // 1048576} MiB limit for one message"
+        return Record(index, where, None, None, problem=(where, problem)), None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -130,14 +120,13 @@ def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tu
 
 
 def to_record(index: int, value) -> Record:
-    where = _new(Pointer, (index,))
     if isinstance(value, dict) and "jsonrpc" not in value and ("from" in value or "message" in value or "http" in value):
         record = Record(index, _new(Pointer, (index, "message")), value.get("from"), value.get("message"), value.get("http"))
         if "from" in value and value["from"] not in (CLIENT, SERVER):
-            record.problem = (where / "from", f"'from' must be \"client\" or \"server\", not {json.dumps(value['from'])}")
+            record.problem = (_new(Pointer, (index, "from")), f"'from' must be \"client\" or \"server\", not {json.dumps(value['from'])}")
             record.sender = None
         if "http" in value and not isinstance(value["http"], dict):
-            record.problem = (where / "http", "'http' must be an object")
+            record.problem = (_new(Pointer, (index, "http")), "'http' must be an object")
             record.http = None
         if isinstance(value.get("probe"), str):
             record.probe = value["probe"]
@@ -148,6 +137,7 @@ def to_record(index: int, value) -> Record:
             # An HTTP error's own JSON body (OAuth's {"error": "invalid_token"}), not JSON-RPC.
             record.raw_body, record.message = json.dumps(record.message), None
         return record
+    where = _new(Pointer, (index,))
     if isinstance(value, (dict, list)):
         return Record(index, where, None, value)
     return Record(index, where, None, None, problem=(where, "expected a JSON object per line"))

@@ -11,7 +11,7 @@ import os
 import stat
 from dataclasses import dataclass
 
-from mcplint.capture import CAPTURE_SUFFIXES, capture_kind, content, har, jsonl  # noqa: F401 (re-exported)
+from mcplint.capture import CAPTURE_SUFFIXES, capture_kind, content, har, jsonl, split  # noqa: F401 (re-exported)
 from mcplint.capture.dispatch import Dispatch
 from mcplint.capture.records import CLIENT, Record
 from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, Exchange, Session, VersionDetector
@@ -74,11 +74,31 @@ def lint_capture(path: str, shown: str, plan, raw=None, kind: str | None = None)
         if b"\x00" in head:
             raise InputError(shown, "binary file (contains NUL bytes), expected a JSONL transcript")
         handle.seek(0)
-        source = jsonl.JsonlSource(handle, plan.max_bytes)
-        linter = _Linter(plan, shown, source, reload=source.record)
-        linted = linter.run(_stream(handle, source, plan.max_bytes), kind)
+        shards = split.shards(plan, os.fstat(handle.fileno()).st_size) if raw is None else None
+        child = split.Child(lambda: _shard_found(path, shown, plan, shards[1])) if shards else None
+        try:
+            source = jsonl.JsonlSource(handle, plan.max_bytes)
+            linter = _Linter(plan, shown, source, reload=source.record, shard=shards[0] if shards else None)
+            linted = linter.run(_stream(handle, source, plan.max_bytes), kind, child.result if child else None)
+        finally:
+            if child is not None:
+                child.stop()
         linted.lines = source.lines()
         return linted
+
+
+def _shard_found(path: str, shown: str, plan, codes: frozenset[str]) -> tuple:
+    """What the rules of ``codes`` find in the transcript at ``path`` (run by split's child),
+    in a picklable form: (kept, left out, checklist items assessed, per-file-ignores used),
+    rules named by their codes."""
+    with _open(path, None, shown) as handle:
+        source = jsonl.JsonlSource(handle, plan.max_bytes)
+        linter = _Linter(plan, shown, source, reload=source.record, shard=codes)
+        linter.lint(_stream(handle, source, plan.max_bytes))
+        kept, left_out = linter.selected()
+        return ([(rule.code, v, tool) for rule, v, tool in kept],
+                {code: ((rule.code, v, tool), count) for code, ((rule, v, tool), count) in left_out.items()},
+                set(linter.session.assessed), set(plan.used_ignores))
 
 
 def _open(path: str, raw, shown: str):
@@ -122,8 +142,9 @@ def _stream(handle, source: "jsonl.JsonlSource", max_line: int):
 
 
 class _Linter(Dispatch):
-    def __init__(self, plan, path: str, source, reload=None) -> None:
+    def __init__(self, plan, path: str, source, reload=None, shard=None) -> None:
         self.plan, self.path, self.source = plan, path, source
+        self.shard = shard  # the codes of the rules this process runs (None: all; see split)
         self.reload = reload  # line index -> its Record parsed again (JSONL), or None
         self.raw: list[tuple[object, Violation, str | None]] = []
         self._hooks: dict[str, dict[str, list]] = {}
@@ -134,7 +155,24 @@ class _Linter(Dispatch):
 
     # -- the run ---------------------------------------------------------------------------
 
-    def run(self, records, kind: str) -> Linted:
+    def run(self, records, kind: str, other=None) -> Linted:
+        """Lint the records; ``other()``, when given, returns what split's child found."""
+        self.lint(records)
+        session = self.session
+        kept, left_out = self.selected()
+        if other is not None:
+            more_kept, more_left_out, assessed, used = other()
+            rules = {rule.code: rule for rule in self.plan.rules}
+            kept.extend((rules[code], v, tool) for code, v, tool in more_kept)
+            left_out.update((code, ((rules[code], v, tool), count))
+                            for code, ((_, v, tool), count) in more_left_out.items())
+            session.assessed |= assessed
+            self.plan.used_ignores |= used
+        findings = self._located(kept, left_out)
+        return Linted(findings, session.version, kind, len(session.tools), unassessed(session, self.plan), None)
+
+    def lint(self, records) -> None:
+        """Every record through the session and the rules, then the session hooks."""
         detector = VersionDetector()
         buffer: list[Record | int] = []
         buffered = 0  # bytes of the records buffered whole
@@ -154,7 +192,6 @@ class _Linter(Dispatch):
         session = self.session
         for rule, ctx, hook in self.hooks(session.version)["check_session"]:
             self.raw.extend((rule, v.bounded(), None) for v in hook(session, ctx))
-        return Linted(self._findings(), session.version, kind, len(session.tools), unassessed(self.session, self.plan), None)
 
     def _start(self, version: str, buffer: list) -> None:
         self.session = Session(version, reload=self.reload)
@@ -262,9 +299,11 @@ class _Linter(Dispatch):
 
     # -- results ---------------------------------------------------------------------------
 
-    def _findings(self) -> list[Finding]:
+    def selected(self) -> tuple[list, dict]:
+        """The raw findings to report (duplicates and per-file-ignores dropped, each rule's
+        capped) and, per rule over its cap, its first left out and how many were."""
         if not self.raw:
-            return []
+            return [], {}
         from mcplint.per_file_ignores import ignored
 
         unique: list[tuple] = []
@@ -277,7 +316,11 @@ class _Linter(Dispatch):
             seen.add(key)
             unique.append(entry)
         # Capped before they are located: locating reads their lines again.
-        kept, left_out = cap_per_rule(unique, lambda entry: entry[0].code)
+        return cap_per_rule(unique, lambda entry: entry[0].code)
+
+    def _located(self, kept: list, left_out: dict) -> list[Finding]:
+        if not kept and not left_out:
+            return []
         firsts = [entry for entry, _ in left_out.values()]
         located = kept + firsts
         self.source.prepare([v.pointer for _, v, _ in located] + [p for _, v, _ in located for p, _ in v.related])

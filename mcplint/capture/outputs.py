@@ -24,15 +24,12 @@ _last: list = [None, ()]  # the latest response walked, and its texts: four rule
 
 
 def output_texts(message) -> tuple[tuple[Pointer, str, str], ...]:
-    """(pointer, what, text) for each human/model-facing string of a tools/call response."""
-    if _last[0] is not message:
-        seen: set[str] = set()  # structuredContent often repeats the text block: scan a text once
-        texts = tuple(t for t in _walk(message) if not (t[2] in seen or seen.add(t[2])))
-        _last[0], _last[1] = message, texts
-    return _last[1]
-
-
-def _walk(message) -> Iterator[tuple[Pointer, str, str]]:
+    """(pointer, what, text) for each human/model-facing string of a tools/call response,
+    each text once (structuredContent often repeats the text block: it is scanned once)."""
+    if _last[0] is message:
+        return _last[1]
+    found: list = []
+    seen: set[str] = set()
     result = message.result
     base = message.ptr
     if result is not None:
@@ -43,22 +40,36 @@ def _walk(message) -> Iterator[tuple[Pointer, str, str]]:
                     continue
                 text = block.get("text")
                 what = _BLOCKS[i] if i < len(_BLOCKS) else f"content block {i + 1}"
-                if isinstance(text, str):
-                    yield _new(Pointer, (*base, "result", "content", i, "text")), what, text
+                if isinstance(text, str) and text not in seen:
+                    seen.add(text)
+                    found.append((_new(Pointer, (*base, "result", "content", i, "text")), what, text))
                 resource = block.get("resource")
-                if isinstance(resource, dict) and isinstance(resource.get("text"), str):
-                    yield (_new(Pointer, (*base, "result", "content", i, "resource", "text")),
-                           f"embedded resource in {what}", resource["text"])
+                if isinstance(resource, dict):
+                    text = resource.get("text")
+                    if isinstance(text, str) and text not in seen:
+                        seen.add(text)
+                        found.append((_new(Pointer, (*base, "result", "content", i, "resource", "text")),
+                                      f"embedded resource in {what}", text))
         if "structuredContent" in result:
-            yield from _strings(result["structuredContent"], base / "result" / "structuredContent",
-                                "structuredContent")
-        return
-    error = message.error
-    if error is not None:
-        if isinstance(error.get("message"), str):
-            yield _new(Pointer, (*base, "error", "message")), "error message", error["message"]
+            _add_new(found, seen, _strings(result["structuredContent"], base / "result" / "structuredContent",
+                                           "structuredContent"))
+    elif message.error is not None:
+        error = message.error
+        if isinstance(error.get("message"), str) and error["message"] not in seen:
+            seen.add(error["message"])
+            found.append((_new(Pointer, (*base, "error", "message")), "error message", error["message"]))
         if "data" in error:
-            yield from _strings(error["data"], base / "error" / "data", "error data")
+            _add_new(found, seen, _strings(error["data"], base / "error" / "data", "error data"))
+    texts = tuple(found)
+    _last[0], _last[1] = message, texts
+    return texts
+
+
+def _add_new(found: list, seen: set, items) -> None:
+    for item in items:
+        if item[2] not in seen:
+            seen.add(item[2])
+            found.append(item)
 
 
 def is_error_output(message) -> bool:

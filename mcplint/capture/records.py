@@ -26,6 +26,7 @@ class Record:
     probe: str | None = None  # `mcplint audit --record`: the probe that sent this deliberately odd request
     size: int = 0  # bytes of the file it came from (JSONL: its line): what keeping it costs
     lowered: dict | None = None  # header names lower-cased, built on first ask (http.header)
+    first_of: tuple | None = None  # (http.first_of_response's answer,) once asked: five rules ask
 
     @property
     def line_pointer(self) -> Pointer:
