@@ -126,6 +126,14 @@ def _words(sentence: str) -> list[str]:
     return [w.lower().strip("'-") for w in _TEXT_WORD.findall(sentence)]
 
 
+WRITE_WORDS = _WRITE_ACTIVE | _WRITE_PARTICIPLES  # writes_to_place finds nothing in a text without one
+
+
+def may_write(text: str) -> bool:
+    """A cheap pre-check: False when no sentence of ``text`` can say it writes (no write word)."""
+    return not WRITE_WORDS.isdisjoint(_words(text))
+
+
 def _write_verb_at(words: list[str]) -> int | None:
     """Where the sentence uses a write verb as a verb, or None."""
     for index, word in enumerate(words):

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# The words a name's intent needs (risk._name_intent: a lexicon verb, or a shell's name alone).
-from mcplint.risk import _KNOWN, _SHELL_NAMES, _WORD, tool_intent
-
-_NAME_WORDS = _KNOWN | _SHELL_NAMES
+from mcplint.risk import NAME_INTENT_WORDS, name_words, tool_intent
 
 
 def intending(tools: list[tuple[Any, dict]], descriptions: set[str] | None = None) -> list[tuple[Any, dict]]:
@@ -21,7 +18,7 @@ def intending(tools: list[tuple[Any, dict]], descriptions: set[str] | None = Non
     order. ``descriptions``: the distinct descriptions of all the document's tools, when known
     (judged instead of collecting the tools' own when there are fewer of them)."""
     names = [name for _, tool in tools if isinstance(name := tool.get("name"), str)]
-    found = {word.lower() for word in set(_WORD.findall("\n".join(names)))} & _NAME_WORDS
+    found = set(name_words("\n".join(names))) & NAME_INTENT_WORDS
     if descriptions is None or len(descriptions) > len(tools):
         descriptions = {text for _, tool in tools if isinstance(text := tool.get("description"), str)}
     effects = {text for text in descriptions if tool_intent(None, text) is not None}

@@ -289,6 +289,7 @@ def _description_intent(description: str) -> Intent | None:
 
 
 _KNOWN = frozenset(_VERB_POSITION) | _EXEC_VERBS
+NAME_INTENT_WORDS = _KNOWN | _SHELL_NAMES  # a name implies an effect only through one of these words
 
 # SQL statements a tool says it executes: in capitals, as SQL is written ("an INSERT, UPDATE,
 # or DELETE query"); lower-case "update" or "delete" after "run" is too often English.

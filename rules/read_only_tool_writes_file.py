@@ -1,12 +1,10 @@
 from mcplint import versions
 from mcplint.document.manifest import non_ascii_texts
 from mcplint.document.text_census import text_census
-from mcplint.file_writes import _WRITE_ACTIVE, _WRITE_PARTICIPLES, _words, writes_to_place
+from mcplint.file_writes import WRITE_WORDS, may_write, writes_to_place
 from mcplint.findings import Severity
 from mcplint.risk import tool_intent
 from mcplint.rule import ToolRule, Violation
-
-_WRITE_WORDS = _WRITE_ACTIVE | _WRITE_PARTICIPLES  # writes_to_place finds nothing without one
 
 
 class ReadOnlyToolWritesFile(ToolRule):
@@ -74,13 +72,13 @@ class ReadOnlyToolWritesFile(ToolRule):
         # Evidence needs a write verb: when no ASCII text has one, only a tool whose other texts
         # have one may (those texts' words as writes_to_place reads them).
         texts = text_census(doc)
-        if not _WRITE_WORDS.isdisjoint(texts.ascii_words):
+        if not WRITE_WORDS.isdisjoint(texts.ascii_words):
             tools = list(zip(doc.tool_objects(), doc.census().column("annotations")))
-        elif _WRITE_WORDS.isdisjoint(_words(texts.non_ascii_text)):  # (all the other texts at once)
+        elif not may_write(texts.non_ascii_text):  # (all the other texts at once)
             return []
         else:
             tools = [(pair, pair[1].get("annotations")) for pair in texts.non_ascii_tools
-                     if any(not _WRITE_WORDS.isdisjoint(_words(text)) for _, _, text in non_ascii_texts(doc, *pair))]
+                     if any(may_write(text) for _, _, text in non_ascii_texts(doc, *pair))]
         return [pair for pair, hints in tools if isinstance(hints, dict) and hints.get("readOnlyHint") is True]
 
     def check_tool(self, ptr, tool, ctx):
