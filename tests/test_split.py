@@ -161,3 +161,22 @@ def test_the_command_splits_a_big_transcript_and_reports_the_same(tmp_path):
     parent, child = split.split_rules(plan.rules)
     codes = {f["rule"] for f in json.loads(split_run.stdout)["findings"]}
     assert codes & parent and codes & child
+
+
+def test_a_named_pipe_is_never_split(tmp_path, monkeypatch):
+    """A transcript read from a named pipe was spooled once; the child could not read it again."""
+    import subprocess
+
+    source = _stitched(tmp_path)
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"cat '{source}' > '{fifo}'"])
+    forks: list[int] = []
+    monkeypatch.setattr(split, "shards", lambda plan, size: split.split_rules(plan.rules))
+    monkeypatch.setattr(split, "Child", lambda work: forks.append(1))
+    plan = engine.Plan.build(Config(select=["ALL"]))
+    try:
+        piped = lint.lint_capture(str(fifo), str(fifo), plan)
+    finally:
+        writer.wait(timeout=30)
+    assert forks == [] and piped.findings

@@ -74,7 +74,9 @@ def lint_capture(path: str, shown: str, plan, raw=None, kind: str | None = None)
         if b"\x00" in head:
             raise InputError(shown, "binary file (contains NUL bytes), expected a JSONL transcript")
         handle.seek(0)
-        shards = split.shards(plan, os.fstat(handle.fileno()).st_size) if raw is None else None
+        # Only a regular file is split: its child opens the path again (a named pipe was spooled
+        # here and cannot be read twice).
+        shards = split.shards(plan, os.fstat(handle.fileno()).st_size) if raw is None and _regular(path) else None
         child = split.Child(lambda: _shard_found(path, shown, plan, shards[1])) if shards else None
         try:
             source = jsonl.JsonlSource(handle, plan.max_bytes)
@@ -85,6 +87,13 @@ def lint_capture(path: str, shown: str, plan, raw=None, kind: str | None = None)
                 child.stop()
         linted.lines = source.lines()
         return linted
+
+
+def _regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _shard_found(path: str, shown: str, plan, codes: frozenset[str]) -> tuple:
