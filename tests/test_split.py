@@ -29,8 +29,8 @@ def _stitched(tmp_path: Path) -> Path:
             if case.get("format") == "jsonl":
                 lines.extend(line for line in case["doc"].splitlines() if line.strip())
     path = tmp_path / "stitched.jsonl"
-    # Over the cap in both processes: answers with an id no request can have (MCP611, the
-    # child's) and records from nobody (MCP600, the parent's).
+    # Over the cap in the parent too: answers with an id no request can have (MCP611) and
+    # records from nobody (MCP600).
     lines += ['{"from": "server", "message": {"jsonrpc": "2.0", "id": 1.5, "result": {}}}'] * 120
     lines += ['{"from": "nobody", "message": {"jsonrpc": "2.0", "method": "ping"}}'] * 120
     path.write_text("\n".join(lines * 3) + "\n", "utf-8")
