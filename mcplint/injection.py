@@ -15,23 +15,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from mcplint.lazy_regex import LazyPattern
 from mcplint.marketing import letter_words
-
-
-class _Lazy:
-    """A regex compiled the first time it is used: a run seldom needs more than a few of
-    these, and compiling all of them cost 5 ms of every start."""
-
-    __slots__ = ("_args", "_pattern")
-
-    def __init__(self, *args) -> None:
-        self._args = args
-        self._pattern = None
-
-    def __getattr__(self, name: str):
-        if self._pattern is None:
-            self._pattern = re.compile(*self._args)
-        return getattr(self._pattern, name)
 
 
 _I = re.I
@@ -45,18 +30,18 @@ _SECRET_FILE = (
 
 # (what it is, lower-case substrings one of which must occur, pattern): the substring
 # test is cheap and skips the regex for almost every text.
-INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], _Lazy], ...] = (
-    ("an instruction tag", ("<",), _Lazy(
+INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], LazyPattern], ...] = (
+    ("an instruction tag", ("<",), LazyPattern(
         r"<\s*/?\s*(?:important|system|system[-_ ]?(?:prompt|message)|instructions?|hidden|critical"
         r"|secret|admin[-_ ]?instructions?)\s*>", _I)),
-    ("a chat-template control token", ("<|", "[inst", "[/inst", "<<"), _Lazy(
+    ("a chat-template control token", ("<|", "[inst", "[/inst", "<<"), LazyPattern(
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]|<<\s*/?SYS\s*>>", _I)),
     ("an instruction to ignore earlier instructions",
-     ("ignore", "disregard", "forget", "override", "bypass"), _Lazy(
+     ("ignore", "disregard", "forget", "override", "bypass"), LazyPattern(
         r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?"
         r"(?:previous|prior|above|earlier|preceding|former|original|system)\s+"
         r"(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|constraints)\b", _I)),
-    ("an instruction to hide something from the user", ("user",), _Lazy(
+    ("an instruction to hide something from the user", ("user",), LazyPattern(
         r"\b(?:do\s+not|don[’']?t|never|must\s+not|should\s+not|shouldn[’']?t)\s+(?:\w+\s+){0,2}?"
         r"(?:tell|mention|inform|notify|alert|reveal|disclose)\b"
         + _NOT_CONDITION + r"{0,80}?\b(?:to\s+|the\s+)users?\b(?!\s+to\s)"  # not "tell the user to <do>"
@@ -65,14 +50,14 @@ INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], _Lazy], ...] = (
         r"|\b(?:hide|conceal|keep)\s+(?:this|it|that)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?users?\b", _I)),
     ("an instruction to read a secret file", (
         ".ssh/", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".aws/", "mcp.json", "claude_desktop",
-        "/etc/shadow", "git-credentials", ".netrc", "wallet.dat", ".gnupg/", ".docker/"), _Lazy(
+        "/etc/shadow", "git-credentials", ".netrc", "wallet.dat", ".gnupg/", ".docker/"), LazyPattern(
         r"\b(?:read|cat|include|send|pass|upload|attach|copy|extract|print|output|forward|paste|append"
         r"|exfiltrate|leak|dump)\b" + _SENTENCE_CHAR + "{0,80}?" + _SECRET_FILE, _I)),
     ("an instruction to act behind the user's back",
-     ("secretly", "silently", "covertly", "quietly", "discreetly"), _Lazy(
+     ("secretly", "silently", "covertly", "quietly", "discreetly"), LazyPattern(
         r"\b(?:secretly|silently|covertly|quietly|discreetly)\s+(?:also\s+)?(?:call|invoke|send|forward|upload"
         r"|email|exfiltrate|copy|leak|transmit)\b", _I)),
-    ("phrasing that overrides the system prompt", ("system", "you are now"), _Lazy(
+    ("phrasing that overrides the system prompt", ("system", "you are now"), LazyPattern(
         r"\b(?:ignore|disregard|override|forget|reveal|print|repeat|output|leak|replace)\s+(?:the\s+|your\s+|any\s+)?"
         r"system\s+(?:prompt|message|instructions?)\b"
         r"|\byou\s+are\s+now\s+(?:in\s+)?(?:dan\b|developer\s+mode|jailbroken|unrestricted|an?\s+unrestricted)"
@@ -80,7 +65,7 @@ INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], _Lazy], ...] = (
     # Tool-preference manipulation ("always default to using this tool for any scraping"): it steers
     # the model away from the other servers' tools. Workflow advice ("call this tool first", "use
     # this tool instead of search_files when you know the path") is not matched.
-    ("an instruction to prefer this tool over all others", ("this tool", "other tool", "other server"), _Lazy(
+    ("an instruction to prefer this tool over all others", ("this tool", "other tool", "other server"), LazyPattern(
         r"\balways\s+default\s+to\s+(?:using\s+|calling\s+)?this\s+tool\b"
         r"|\b(?:use|prefer|choose|pick|call)\s+this\s+tool\s+(?:instead\s+of|over|rather\s+than)\s+"
         r"(?:any|all|every)\s+(?:of\s+)?(?:the\s+)?other\b"
@@ -96,7 +81,7 @@ class Match:
 
 
 _ALL_TRIGGERS = sorted({t for _, triggers, _ in INJECTION_PATTERNS for t in triggers}, key=len, reverse=True)
-_TRIGGER = _Lazy("|".join(re.escape(t) for t in _ALL_TRIGGERS))
+_TRIGGER = LazyPattern("|".join(re.escape(t) for t in _ALL_TRIGGERS))
 # trigger -> the patterns it may start (a longer trigger such as "<|" also covers "<")
 _PATTERNS_OF = {
     t: tuple(i for i, (_, triggers, _) in enumerate(INJECTION_PATTERNS) if any(u in t for u in triggers))
@@ -170,8 +155,8 @@ def could_inject_ascii(text: str, words) -> bool:
     return bool(_ascii_candidates(text, words))
 
 
-_ENCODED = _Lazy(r"\\(?:u00[0-7]|x|U)")  # an escaped ASCII character could spell anything
-_LINK_TARGET = _Lazy(r"\]\(")  # (a regex finds it in a large text faster than `in` does)
+_ENCODED = LazyPattern(r"\\(?:u00[0-7]|x|U)")  # an escaped ASCII character could spell anything
+_LINK_TARGET = LazyPattern(r"\]\(")  # (a regex finds it in a large text faster than `in` does)
 
 
 def may_inject(source: str) -> bool:
@@ -205,7 +190,7 @@ def _scan_injection(text: str) -> tuple[Match, ...]:
     return tuple(sorted(found, key=lambda m: m.index))
 
 
-_DOC_MARKUP = _Lazy(r"<(?:p|para|code|note|ul|li)>")
+_DOC_MARKUP = LazyPattern(r"<(?:p|para|code|note|ul|li)>")
 
 
 def _is_doc_admonition(tag: str, text: str) -> bool:
@@ -230,16 +215,16 @@ ACTIVE_ELEMENTS = frozenset(
     "script iframe frame frameset applet embed noscript style svg marquee xmp plaintext".split()
 )
 _VOID = frozenset("br hr wbr img".split())
-_TAG = _Lazy(r"<(/?)([A-Za-z][A-Za-z0-9-]*)((?:[\s/]+[^<>]*?)?)\s*(/?)>")
-_CLOSING = _Lazy(r"</([A-Za-z][A-Za-z0-9-]*)\s*>")
-_ATTRIBUTE = _Lazy(r"[A-Za-z_:][\w:.-]*\s*=")
-_HANDLER = _Lazy(r"[\s/\"']on[a-z]+\s*=", _I)
-_SCRIPT_URL = _Lazy(
+_TAG = LazyPattern(r"<(/?)([A-Za-z][A-Za-z0-9-]*)((?:[\s/]+[^<>]*?)?)\s*(/?)>")
+_CLOSING = LazyPattern(r"</([A-Za-z][A-Za-z0-9-]*)\s*>")
+_ATTRIBUTE = LazyPattern(r"[A-Za-z_:][\w:.-]*\s*=")
+_HANDLER = LazyPattern(r"[\s/\"']on[a-z]+\s*=", _I)
+_SCRIPT_URL = LazyPattern(
     r"(?:\b(?:href|src|action|formaction|xlink:href|data)\s*=\s*[\"']?|\]\(\s*)\s*"
     r"(?:javascript|vbscript|data:text/html)\s*:?", _I
 )
 _RANK = {"an event-handler attribute": 0, "a script URL": 0, "an active HTML element": 1, "an HTML comment": 2}
-_COMMENT = _Lazy(r"<!--.*?(?:-->|$)", re.S)
+_COMMENT = LazyPattern(r"<!--.*?(?:-->|$)", re.S)
 
 
 def find_markup(text: str, allowed: frozenset[str] = frozenset()) -> list[Match]:

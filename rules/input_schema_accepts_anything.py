@@ -1,10 +1,11 @@
 import re
 
 from mcplint.findings import Severity
+from mcplint.lazy_regex import LazyPattern
 from mcplint.rule import Rule, Violation
 from mcplint.schemas import free_form_object, name_tokens, tool_schemas_any_dialect
 
-_EVIDENCE = re.compile(
+_EVIDENCE = LazyPattern(
     r"\b(?:the|a|an)\s+(?:given|specified|provided|supplied|requested|passed[- ]in)\s+[a-z]\w*"
     r"|\b(?:identified|specified|selected)\s+by\s+(?:its\s+|their\s+|the\s+)?[a-z]\w*"
     r"|\bby\s+(?:its\s+|their\s+)?(?:id|ids|uuid|name|key|slug|email|path|url)\b"
@@ -15,8 +16,8 @@ _EVIDENCE = re.compile(
     r"|\bwith\s+the\s+following\s+(?:arguments|parameters)\b",
     re.I | re.M,
 )
-_ORDERING = re.compile(r"\b(?:sort|sorted|order|ordered|group|grouped|indexed|keyed)\s+$", re.I)
-_NO_ARGUMENTS = re.compile(
+_ORDERING = LazyPattern(r"\b(?:sort|sorted|order|ordered|group|grouped|indexed|keyed)\s+$", re.I)
+_NO_ARGUMENTS = LazyPattern(
     r"\b(?:no|without|zero)\s+(?:\w+\s+)?(?:arguments|parameters|params|inputs?)\b"
     r"|\btakes\s+nothing\b|\bdoes\s*(?:not|n't)\s+(?:take|require|need)\b",
     re.I,

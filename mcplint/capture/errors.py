@@ -4,14 +4,14 @@ server's tool catalogue says, generic messages, and stack traces or internal pat
 
 from __future__ import annotations
 
-from mcplint.rule import TrafficRule, Violation
-
 import json
 import re
 from typing import Any
 
 from mcplint import versions
 from mcplint.capture.session import SERVER
+from mcplint.lazy_regex import LazyPattern
+from mcplint.rule import TrafficRule, Violation
 
 # -- error codes -------------------------------------------------------------------------------
 
@@ -245,8 +245,8 @@ GENERIC = frozenset({
     "exception", "undefined", "null", "none", "nil", "nan", "[object object]", "object object", "{}", "[]",
     "n/a", "request failed", "tool error", "tool failed", "tool execution failed", "execution failed",
 })
-_PREFIX = re.compile(r"^(?:mcp error -?\d+|error executing tool \S+|error calling tool \S+|[a-z]*error|"
-                     r"[a-z]*exception|error \d+)\s*:\s*")
+_PREFIX = LazyPattern(r"^(?:mcp error -?\d+|error executing tool \S+|error calling tool \S+|[a-z]*error|"
+                      r"[a-z]*exception|error \d+)\s*:\s*")
 
 
 def is_generic(text: str) -> bool:
@@ -262,7 +262,7 @@ def is_generic(text: str) -> bool:
     return norm.rstrip(".!") in GENERIC or norm == ""
 
 
-_STACK = re.compile(
+_STACK = LazyPattern(
     r"Traceback \(most recent call last\)"  # Python
     r"|File \"[^\"\n]+\", line \d+"  # Python frame
     r"|^[ \t]*at (?:async )?\S[^\n]{0,200}?\(?(?:file://)?(?:[A-Za-z]:)?[/\\][^\n]{0,300}?:\d+:\d+\)?[ \t]*$"  # Node
@@ -275,13 +275,13 @@ _STACK = re.compile(
 _ROOTS = ("home", "Users", "usr", "var", "opt", "srv", "app", "tmp", "etc", "root", "private", "mnt",
           "workspace", "workspaces", "build", "src", "lib", "lib64", "data", "code", "proc", "run", "snap", "nix")
 _SOURCE = r"\.(?:py|pyc|js|mjs|cjs|ts|tsx|java|kt|rb|go|rs|php|cs|c|cc|cpp|h|so|dll|jar)\b"
-_PATH = re.compile(
+_PATH = LazyPattern(
     r"(?<![\w.:/~%-])(/(?:" + "|".join(_ROOTS) + r")(?:/[\w.@+~-]+)+/?"
     r"|/(?:[\w.@+~-]+/)+[\w@+~-]+" + _SOURCE + r")"
     r"|(?<![\w])([A-Za-z]:\\(?:[\w .@+~-]+\\)*[\w .@+~-]+)"
 )
 SCAN_LIMIT = 20_000
-_QUICK = re.compile(r"[/\\]|Traceback|goroutine|panicked|\n\s*at \S")
+_QUICK = LazyPattern(r"[/\\]|Traceback|goroutine|panicked|\n\s*at \S")
 
 
 def leak_in(text: str, sent: tuple[str, ...] = ()) -> str | None:
