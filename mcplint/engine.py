@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -134,7 +135,8 @@ def run(targets: list[Target], plan: Plan) -> Result:
             result.skipped.append((shown, "not an MCP tool manifest or prompt/resource listing"))
             continue
         try:
-            findings, version = _lint_untracked(manifest, plan)
+            with _collector_paused():
+                findings, version = lint(manifest, plan)
         except RecursionError:
             result.errors.append(f"{shown}: document is nested too deeply")
             continue
@@ -177,9 +179,9 @@ def _run_capture(target: Target, shown: str, kind: str, plan: Plan, result: Resu
     """Lint a JSONL transcript or HAR file (streamed: see mcplint.capture)."""
     from mcplint.capture.lint import lint_capture
 
-    gc.disable()
     try:
-        linted = lint_capture(target.path, shown, plan, raw, kind)
+        with _collector_paused():
+            linted = lint_capture(target.path, shown, plan, raw, kind)
     except InputError as err:
         if target.explicit:
             result.errors.append(str(err))
@@ -189,8 +191,6 @@ def _run_capture(target: Target, shown: str, kind: str, plan: Plan, result: Resu
     except RecursionError:
         result.errors.append(f"{shown}: document is nested too deeply")
         return
-    finally:
-        gc.enable()
     findings = linted.findings  # per-file-ignores applied already, before the per-rule cap
     result.findings.extend(findings)
     if findings:
@@ -224,27 +224,26 @@ def _manifest_unassessed(plan: Plan, version: str, manifest: Manifest) -> dict[i
     return unassessed
 
 
+@contextmanager
+def _collector_paused():
+    """The cyclic garbage collector off while a file is loaded or linted: a parsed file can be
+    millions of objects and the rules make hundreds of thousands of short-lived lists and tuples,
+    without a single cycle; the collections they set off cost a third of a large manifest's run.
+    Refcounting still frees them."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def _load_untracked(target: Target, shown: str, plan: Plan, raw: bytes | None = None) -> Manifest | None:
-    """Load with the cyclic garbage collector kept off the document: a parsed file can be
-    millions of objects without a single cycle, and walking them again and again cost
-    a third of the run time on large manifests. Refcounting still frees them."""
-    gc.disable()
-    try:
-        return _load(target, shown, plan, raw)
-    finally:
-        gc.freeze()
-        gc.enable()
-
-
-def _lint_untracked(manifest: Manifest, plan: Plan) -> tuple[list[Finding], str]:
-    """``lint`` with the cyclic garbage collector off, as for loading and captures: the rules
-    make hundreds of thousands of short-lived lists and tuples (no cycles), and the collections
-    they set off cost a tenth of a large manifest's run."""
-    gc.disable()
-    try:
-        return lint(manifest, plan)
-    finally:
-        gc.enable()
+    """Load with the collector paused; the document is then frozen out of its reach."""
+    with _collector_paused():
+        try:
+            return _load(target, shown, plan, raw)
+        finally:
+            gc.freeze()
 
 
 def _load(target: Target, shown: str, plan: Plan, raw: bytes | None = None) -> Manifest | None:
