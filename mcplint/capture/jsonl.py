@@ -24,8 +24,9 @@ CHUNK = 1 << 20
 _new = tuple.__new__  # Pointer(...) without its Python-level __new__
 LONG_LINE = 256 << 10  # a line longer than this is kept in memory only while findings on it are located
 WRAPPER_KEYS = ("from", "message", "http")  # (to_record tests them one by one)
-# A line with more than whitespace (bytes.strip()'s) on it. The search starts only at line
-# starts, and blank lines never become objects: a million of them cost nothing.
+_BLANK = b" \t\r\x0b\x0c"  # what a line may hold and still be blank (bytes.strip()'s whitespace but newline)
+# A line with more than that on it. The search starts only at line starts, and blank lines
+# never become objects: a million of them cost nothing.
 _FILLED = re.compile(rb"^[ \t\r\x0b\x0c]*[^ \t\r\n\x0b\x0c][^\n]*", re.M)
 
 
@@ -56,14 +57,26 @@ class Lines:
                 chunk = chunk[end + 1:]
             pending += chunk
             cut = pending.rfind(b"\n") + 1  # the complete lines end here
-            at = 0
-            for match in _FILLED.finditer(pending, 0, cut):
-                start, end = match.span()
-                index += pending.count(b"\n", at, start)
-                at = start
-                yield index, offset + start, match.group() if end - start <= max_line else None, end - start
-            index += pending.count(b"\n", at, cut)
-            offset += cut
+            if cut and pending.count(b"\n", 0, cut) * 16 < cut:
+                # One split per chunk, not a regex match per line: the per-line cost of a
+                # million-line transcript is most of what reading it costs.
+                lines = pending[:cut].split(b"\n")
+                lines.pop()  # the empty string after the last newline
+                for line in lines:
+                    length = len(line)
+                    if length and (line[0] == 123 or line.strip(_BLANK)):  # 123: "{", as most lines start
+                        yield index, offset, line if length <= max_line else None, length
+                    index += 1
+                    offset += length + 1
+            elif cut:  # mostly blank lines (a split would list each): the regex skips them in C
+                at = 0
+                for match in _FILLED.finditer(pending, 0, cut):
+                    start, end = match.span()
+                    index += pending.count(b"\n", at, start)
+                    at = start
+                    yield index, offset + start, match.group() if end - start <= max_line else None, end - start
+                index += pending.count(b"\n", at, cut)
+                offset += cut
             pending = pending[cut:]
             self.count = index
             if len(pending) > max_line:
@@ -163,10 +176,31 @@ class JsonlSource:
         self._texts: dict[int, str] = {}
         self._long: int | None = None  # the one long line held (see LONG_LINE)
 
-    def add(self, index: int, offset: int, length: int) -> None:
-        self.indexes.append(index)
-        self.offsets.append(offset)
-        self.lengths.append(length)
+    def records(self) -> Iterator[Record]:
+        """The records of the stream, in order; each line's place is noted on the way."""
+        lines = Lines(self.handle, self.max_line)
+        max_line = self.max_line
+        add_index, add_offset, add_length = self.indexes.append, self.offsets.append, self.lengths.append
+        for index, offset, data, length in lines:
+            add_index(index)
+            add_offset(offset)
+            add_length(length)
+            if data is not None:  # parse_line's first step, inlined: it is what nearly every line takes
+                try:
+                    value = fast_loads(data)
+                except ValueError:
+                    pass
+                else:
+                    record = to_record(index, value)
+                    record.size = length
+                    yield record
+                    continue
+            record, bad_column = parse_line(index, data, length, max_line)
+            if bad_column is not None:
+                self.bad_columns[index] = bad_column
+            if record is not None:
+                yield record
+        self.count = lines.count
 
     def _slot(self, index: int) -> int | None:
         slot = bisect_left(self.indexes, index)
