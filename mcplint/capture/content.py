@@ -107,7 +107,12 @@ class Walk:
 
     def __init__(self, exchange, result: dict, version: str) -> None:
         self.exchange, self.result = exchange, result
-        self.blocks = list(blocks(exchange, result))
+        content = result.get("content")
+        if exchange.method == "tools/call" and type(content) is list:  # blocks(), inlined for the common case
+            base = (*exchange.response.ptr, "result", "content")
+            self.blocks = [(_new(Pointer, (*base, i)), block) for i, block in enumerate(content)]
+        else:
+            self.blocks = list(blocks(exchange, result))
         self.typed, self.contents, plain = [], [], True
         for ptr, block in self.blocks:
             if type(block) is not dict:

@@ -41,12 +41,12 @@ def _build(schema: Any, version: str) -> Check | None:
     import jsonschema.exceptions
 
     validator = schema_safety.validator(schema, dialect)
-    simple = _simple(schema)
+    valid = _compiled(schema) if _simple(schema) else None
 
     def check(value: Any) -> list[tuple[tuple, tuple, str]]:
         """Errors as (path in the value, path in the schema, message); raises
         schema_safety.Uncheckable."""
-        if simple and _valid(schema, value):
+        if valid is not None and valid(value):
             return []  # proved valid without jsonschema (the common case, and 10x faster)
         try:
             errors = schema_safety.errors(validator, value)
@@ -77,7 +77,7 @@ _TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null":
 
 
 def _simple(schema: Any, depth: int = 0) -> bool:
-    """Whether ``_valid`` decides ``schema`` exactly: only the keywords below, with plain values."""
+    """Whether ``_compiled`` decides ``schema`` exactly: only the keywords below, with plain values."""
     if not isinstance(schema, dict) or depth > 32 or not schema.keys() <= _HANDLED:
         return False
     kind = schema.get("type")
@@ -93,34 +93,47 @@ def _simple(schema: Any, depth: int = 0) -> bool:
             and isinstance(schema.get("enum", []), list))
 
 
-def _valid(schema: dict, value: Any) -> bool:
+def _compiled(schema: dict) -> Callable[[Any], bool]:
+    """A test of whether a value is valid under a ``_simple`` schema: False means "ask
+    jsonschema", never "invalid". Built once per schema (the tool's validator keeps it),
+    so a call does no keyword lookups."""
     kind = schema.get("type")
-    if kind is not None and not any(_is(k, value) for k in (kind if isinstance(kind, list) else [kind])):
-        return False
-    if "enum" in schema and not any(_same(value, option) for option in schema["enum"]):
-        return False
-    if isinstance(value, dict):
-        props = schema.get("properties", {})
-        if any(name not in value for name in schema.get("required", ())):
+    is_type = _type_test(kind if isinstance(kind, list) else [kind]) if kind is not None else None
+    enum = schema["enum"] if "enum" in schema else None
+    required = tuple(schema.get("required", ()))
+    props = {name: _compiled(sub) for name, sub in schema.get("properties", {}).items()}
+    closed = schema.get("additionalProperties", True) is False
+    items = _compiled(schema["items"]) if "items" in schema else None
+
+    def valid(value: Any) -> bool:
+        if is_type is not None and not is_type(value):
             return False
-        for name, item in value.items():
-            sub = props.get(name)
-            if sub is None:
-                if schema.get("additionalProperties", True) is False:
+        if enum is not None and not any(_same(value, option) for option in enum):
+            return False
+        if isinstance(value, dict):
+            for name in required:
+                if name not in value:
                     return False
-            elif not _valid(sub, item):
-                return False
-    elif isinstance(value, list) and "items" in schema:
-        return all(_valid(schema["items"], item) for item in value)
-    return True
+            for name, item in value.items():
+                sub = props.get(name)
+                if sub is None:
+                    if closed:
+                        return False
+                elif not sub(item):
+                    return False
+        elif items is not None and isinstance(value, list):
+            return all(map(items, value))
+        return True
+
+    return valid
 
 
-def _is(kind: str, value: Any) -> bool:
-    if kind == "integer":
-        return type(value) is int or (type(value) is float and value.is_integer())
-    if kind == "number":
-        return type(value) in (int, float)
-    return type(value) is _TYPES[kind]
+def _type_test(kinds: list) -> Callable[[Any], bool]:
+    """Whether a value is of one of the JSON Schema ``kinds`` (1.0 is an integer, true is not)."""
+    exact = frozenset(_TYPES[k] for k in kinds if k in _TYPES) | (frozenset((int, float)) if "number" in kinds else frozenset())
+    if "integer" not in kinds:
+        return lambda value: type(value) in exact
+    return lambda value: type(value) in exact or type(value) is int or (type(value) is float and value.is_integer())
 
 
 def _same(a: Any, b: Any) -> bool:

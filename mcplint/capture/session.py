@@ -31,34 +31,36 @@ SERVER_METHODS = frozenset({
 })
 
 
-@dataclass(slots=True)
 class Message:
-    record: Record
-    data: Any  # the JSON-RPC object as sent (anything, for an invalid message)
-    ptr: Pointer  # where `data` is in the file
-    sender: str  # CLIENT | SERVER
-    kind: str  # REQUEST | NOTIFICATION | RESPONSE | INVALID
-    in_batch: bool = False
-    # Read once here: every rule asks for them, on every one of a million messages.
-    method: str | None = None
-    id: Any = None
-    params: dict = None  # {} when absent or not an object
-    result: dict | None = None  # None when absent or not an object
-    error: dict | None = None  # None when absent or not an object
-    stub: bool = False  # a pending request kept without its params (see ``Session.open``)
+    """One JSON-RPC message of a record, its members read once: every rule asks for them, on
+    every one of a million messages (a plain class: one __init__, no dataclass __post_init__)."""
 
-    def __post_init__(self) -> None:
-        data = self.data
+    __slots__ = ("record", "data", "ptr", "sender", "kind", "in_batch", "method", "id", "params", "result",
+                 "error", "stub")
+
+    def __init__(self, record: Record, data: Any, ptr: Pointer, sender: str, kind: str,
+                 in_batch: bool = False, stub: bool = False) -> None:
+        self.record = record
+        self.data = data  # the JSON-RPC object as sent (anything, for an invalid message)
+        self.ptr = ptr  # where `data` is in the file
+        self.sender = sender  # CLIENT | SERVER
+        self.kind = kind  # REQUEST | NOTIFICATION | RESPONSE | INVALID
+        self.in_batch = in_batch
+        self.stub = stub  # a pending request kept without its params (see ``Session.open``)
         if type(data) is dict:
             get = data.get
             method, params, result, error = get("method"), get("params"), get("result"), get("error")
-            self.method = method if type(method) is str else None
-            self.id = get("id")
-            self.params = params if type(params) is dict else {}
-            self.result = result if type(result) is dict else None
-            self.error = error if type(error) is dict else None
+            self.method: str | None = method if type(method) is str else None
+            self.id: Any = get("id")
+            self.params: dict = params if type(params) is dict else {}  # {} when absent or not an object
+            self.result: dict | None = result if type(result) is dict else None  # None when absent or not an object
+            self.error: dict | None = error if type(error) is dict else None
         else:
+            self.method = self.id = self.result = self.error = None
             self.params = {}
+
+    def __repr__(self) -> str:
+        return f"Message({self.kind} {self.method or self.id!r} from {self.sender} at {self.ptr})"
 
     @property
     def meta_version(self) -> str | None:
@@ -164,6 +166,11 @@ class Session:
         data = record.message
         if isinstance(data, list):
             return [self._message(record, item, record.base / i, True) for i, item in enumerate(data)]
+        sender = record.sender
+        if sender is not None and type(data) is dict:  # the common case, without _message's calls
+            kind = (REQUEST if "id" in data else NOTIFICATION) if "method" in data else \
+                RESPONSE if "result" in data or "error" in data else INVALID
+            return [Message(record, data, record.base, sender, kind)]
         return [self._message(record, data, record.base, False)]
 
     def _message(self, record: Record, data: Any, ptr: Pointer, in_batch: bool) -> Message:
