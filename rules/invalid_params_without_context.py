@@ -52,6 +52,11 @@ class InvalidParamsWithoutContext(TrafficRule):
         if not isinstance(text, str):
             return  # MCP700
         names = _names(exchange)
+        if text.isascii():  # an ASCII name is in ASCII text, any case, only if its lower case is
+            lowered = text.lower()
+            names = {n for n in names if not n.isascii() or n.lower() in lowered}
+        # (Only names that may be there go into the pattern: with the request's values in it, a
+        # pattern of all of them would be new, and compiled, for every error.)
         pattern = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         if pattern and re.search(rf"(?<![\w-])(?:{pattern})(?![\w-])", text, re.IGNORECASE):
             return

@@ -3,6 +3,8 @@ generic-message and leak detection, a HAR capture, and the whole corpus judged e
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import shared_path
@@ -143,3 +145,20 @@ def test_fast_argument_check_agrees_with_jsonschema(index):
     for instance in INSTANCES:
         assert validator.valid(instance) is reference.is_valid(instance), (schema, instance)
     assert (validator._fast is None) is (index == 3)
+
+
+@pytest.mark.parametrize("message,named", [
+    ("STATION_ID must be a string", True),  # another case of the parameter's name
+    ("GET_READING: bad input", True),  # the tool asked for, in another case
+    ("Unknown tool: get_reading", True),
+    ("station_idx is not allowed", False),  # a longer word is not the parameter
+    ("Invalid params", False),
+    ("Ungültiger Wert für station_id", True),  # non-ASCII text: the whole pattern, as before
+])
+def test_invalid_params_message_names_a_parameter_in_any_case(message, named):
+    request = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+               "params": {"name": "get_reading", "arguments": {"station_id": "K042"}}}
+    reply = {"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": message}}
+    text = "\n".join(json.dumps({"from": sender, "message": m}) for sender, m in (("client", request), ("server", reply)))
+    codes = [f.code for f in lint_text(text, "jsonl", select=["MCP711"], version=V4)]
+    assert codes == ([] if named else ["MCP711"]), codes
