@@ -185,16 +185,6 @@ class JsonlSource:
             add_index(index)
             add_offset(offset)
             add_length(length)
-            if data is not None:  # parse_line's first step, inlined: it is what nearly every line takes
-                try:
-                    value = fast_loads(data)
-                except ValueError:
-                    pass
-                else:
-                    record = to_record(index, value)
-                    record.size = length
-                    yield record
-                    continue
             record, bad_column = parse_line(index, data, length, max_line)
             if bad_column is not None:
                 self.bad_columns[index] = bad_column
