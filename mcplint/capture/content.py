@@ -55,23 +55,22 @@ def final_result(exchange) -> dict | None:
     return result if kind == "complete" else None
 
 
-def blocks(exchange, result: dict) -> Iterator[tuple[Pointer, Any]]:
+def blocks(exchange, result: dict) -> list[tuple[Pointer, Any]]:
     """(pointer, block) for each content block: tools/call `content[i]`, prompts/get
-    `messages[i].content`."""
+    `messages[i].content` (a list built at once: every tools/call result is walked)."""
     method = exchange.method
     if method == "tools/call":
         content = result.get("content")
         if isinstance(content, list):
             base = (*exchange.response.ptr, "result", "content")
-            for i, block in enumerate(content):
-                yield _new(Pointer, (*base, i)), block
+            return [(_new(Pointer, (*base, i)), block) for i, block in enumerate(content)]
     elif method == "prompts/get":
         messages = result.get("messages")
         if isinstance(messages, list):
             base = (*exchange.response.ptr, "result", "messages")
-            for i, message in enumerate(messages):
-                if isinstance(message, dict) and "content" in message:
-                    yield _new(Pointer, (*base, i, "content")), message["content"]
+            return [(_new(Pointer, (*base, i, "content")), message["content"]) for i, message in enumerate(messages)
+                    if isinstance(message, dict) and "content" in message]
+    return []
 
 
 def resource_contents(exchange, result: dict) -> Iterator[tuple[Pointer, dict]]:
@@ -107,12 +106,7 @@ class Walk:
 
     def __init__(self, exchange, result: dict, version: str) -> None:
         self.exchange, self.result = exchange, result
-        content = result.get("content")
-        if exchange.method == "tools/call" and type(content) is list:  # blocks(), inlined for the common case
-            base = (*exchange.response.ptr, "result", "content")
-            self.blocks = [(_new(Pointer, (*base, i)), block) for i, block in enumerate(content)]
-        else:
-            self.blocks = list(blocks(exchange, result))
+        self.blocks = blocks(exchange, result)
         self.typed, self.contents, plain = [], [], True
         for ptr, block in self.blocks:
             if type(block) is not dict:

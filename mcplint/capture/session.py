@@ -166,11 +166,8 @@ class Session:
         data = record.message
         if isinstance(data, list):
             return [self._message(record, item, record.base / i, True) for i, item in enumerate(data)]
-        sender = record.sender
-        if sender is not None and type(data) is dict:  # the common case, without _message's calls
-            kind = (REQUEST if "id" in data else NOTIFICATION) if "method" in data else \
-                RESPONSE if "result" in data or "error" in data else INVALID
-            return [Message(record, data, record.base, sender, kind)]
+        if record.sender is not None:  # the common case: no sender to infer
+            return [Message(record, data, record.base, record.sender, kind_of(data))]
         return [self._message(record, data, record.base, False)]
 
     def _message(self, record: Record, data: Any, ptr: Pointer, in_batch: bool) -> Message:
