@@ -1,6 +1,5 @@
 from mcplint.document import listing
-from mcplint.document.manifest import joined_texts, non_ascii_texts
-from mcplint.document.text_census import text_census
+from mcplint.document.text_census import TextGate
 from mcplint.findings import Severity
 from mcplint.rule import ToolRule, Violation
 from mcplint.unicode_scan import context_before, find_hidden, may_hide, may_hide_in
@@ -81,26 +80,14 @@ class HiddenCharacters(ToolRule):
                 yield from _found(text_ptr, what, text, not listing.is_identifier(what))
 
     def candidates(self, doc, ctx):
-        if not _ascii_clean(doc):
-            return doc.tool_objects()
-        texts = text_census(doc)  # and the other texts, all at once too
-        return texts.non_ascii_tools if may_hide_in(texts.non_ascii_text) else []
+        return _GATE.candidates(doc)
 
     def check_tool(self, ptr, tool, ctx):
-        if _ascii_clean(ctx.doc):  # no ASCII text of any tool holds a candidate character
-            texts = non_ascii_texts(ctx.doc, ptr, tool)
-        elif may_hide_in(joined_texts(ctx.doc, ptr, tool)):  # most tools: no need to walk their texts
-            texts = ctx.doc.texts(ptr, tool)
-        else:
-            return
-        for text_ptr, what, text in texts:
+        for text_ptr, what, text in _GATE.texts(ctx.doc, ptr, tool):  # most tools: none to walk
             yield from _found(text_ptr, what, text, what != "name")  # a name is an identifier, not prose
 
 
-def _ascii_clean(doc) -> bool:
-    """Whether no ASCII text of any tool holds a character ``find_hidden`` looks at: one
-    pre-check over all of them at once (most documents)."""
-    return doc.memo("hidden-ascii-clean", lambda: not may_hide_in(text_census(doc).ascii_text))
+_GATE = TextGate("hidden-ascii-clean", may_hide_in)  # no candidate character: nothing for find_hidden
 
 
 def _found(text_ptr, what, text, prose):

@@ -2,7 +2,7 @@ from functools import lru_cache
 
 from mcplint.document import listing
 from mcplint.document.manifest import joined_texts, non_ascii_texts
-from mcplint.document.text_census import text_census
+from mcplint.document.text_census import TextGate
 from mcplint.findings import Severity
 from mcplint.marketing import ADVICE, MarketingMatcher
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
@@ -88,17 +88,13 @@ class MarketingLanguage(ToolRule):
                 yield from _found(text_ptr, what, text, matcher, allow, listing.noun_of(what))
 
     def candidates(self, doc, ctx):
-        matcher = _setup(ctx.options)[0]
-        if not _ascii_clean(doc, matcher):
-            return doc.tool_objects()
-        texts = text_census(doc)  # and the other texts, all at once too
-        return texts.non_ascii_tools if matcher.may_match(texts.non_ascii_text) else []
+        return _gate(_setup(ctx.options)[0]).candidates(doc)
 
     def check_tool(self, ptr, tool, ctx):
         return self._check_tool(ptr, tool, ctx, *_setup(ctx.options))
 
     def _check_tool(self, ptr, tool, ctx, matcher, allow):
-        if _ascii_clean(ctx.doc, matcher):  # its ASCII texts cannot match: pre-check the others alone
+        if _gate(matcher).ascii_clean(ctx.doc):  # its ASCII texts cannot match: pre-check the others alone
             gate = "\n".join(text for _, _, text in non_ascii_texts(ctx.doc, ptr, tool))
         else:
             gate = joined_texts(ctx.doc, ptr, tool)
@@ -109,13 +105,11 @@ class MarketingLanguage(ToolRule):
             yield from _found(text_ptr, what, text, matcher, allow, "tool", values)
 
 
-def _ascii_clean(doc, matcher: MarketingMatcher) -> bool:
-    """Whether no ASCII text of any tool can match: one pre-check over all of them at once
-    (most documents). Then only the tools with other texts need a look, and their pre-check
-    only those texts (the words and symbols of joined texts are those of their parts)."""
-    texts = text_census(doc)
-    return doc.memo(("marketing-ascii-clean", id(matcher)),
-                    lambda: not matcher.may_match_words(texts.ascii_text, texts.ascii_words))
+@lru_cache(maxsize=64)
+def _gate(matcher: MarketingMatcher) -> TextGate:
+    """The matcher's pre-check over all the tools' texts at once (the words and symbols of
+    joined texts are those of their parts); one per matcher, as the options make them."""
+    return TextGate(f"marketing-ascii-clean-{id(matcher)}", matcher.may_match, matcher.may_match_words)
 
 
 def _enum_values(doc, ptr, tool) -> frozenset[str]:

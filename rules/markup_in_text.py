@@ -1,5 +1,4 @@
-from mcplint.document.manifest import joined_texts, non_ascii_texts
-from mcplint.document.text_census import text_census
+from mcplint.document.text_census import TextGate
 from mcplint.findings import Severity
 from mcplint.injection import find_markup, may_have_markup
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
@@ -49,17 +48,11 @@ class MarkupInText(ToolRule):
         allowed_tags: list[str] = Option([], "HTML element names to accept in tool text.")
 
     def candidates(self, doc, ctx):
-        if not _ascii_clean(doc):
-            return doc.tool_objects()
-        texts = text_census(doc)  # and the other texts, all at once too
-        return texts.non_ascii_tools if may_have_markup(texts.non_ascii_text) else []
+        return _GATE.candidates(doc)
 
     def check_tool(self, ptr, tool, ctx):
-        if _ascii_clean(ctx.doc):  # no ASCII text of any tool can hold markup
-            texts = non_ascii_texts(ctx.doc, ptr, tool)
-        elif may_have_markup(joined_texts(ctx.doc, ptr, tool)):  # cheap: no '<' at all
-            texts = ctx.doc.texts(ptr, tool)
-        else:
+        texts = _GATE.texts(ctx.doc, ptr, tool)  # most tools: none (no '<' at all)
+        if not texts:
             return
         allowed = frozenset(tag.lower() for tag in ctx.options.allowed_tags)
         for text_ptr, what, text in texts:
@@ -76,7 +69,4 @@ class MarkupInText(ToolRule):
             )
 
 
-def _ascii_clean(doc) -> bool:
-    """Whether no ASCII text of any tool can hold markup: one pre-check over all of them at
-    once (most documents); ``find_markup`` finds nothing in a text it rules out."""
-    return doc.memo("markup-ascii-clean", lambda: not may_have_markup(text_census(doc).ascii_text))
+_GATE = TextGate("markup-ascii-clean", may_have_markup)  # find_markup finds nothing in a text it rules out

@@ -1,6 +1,5 @@
 from mcplint.document import listing
-from mcplint.document.manifest import joined_texts, non_ascii_texts
-from mcplint.document.text_census import text_census
+from mcplint.document.text_census import TextGate
 from mcplint.findings import Severity
 from mcplint.injection import could_inject, could_inject_ascii, find_injection, may_inject
 from mcplint.rule import ToolRule, Violation
@@ -69,24 +68,14 @@ class PromptInjection(ToolRule):
                 yield from _found(text_ptr, what, text, listing.noun_of(what))
 
     def candidates(self, doc, ctx):
-        return text_census(doc).non_ascii_tools if _ascii_clean(doc) else doc.tool_objects()
+        return _GATE.candidates(doc)
 
     def check_tool(self, ptr, tool, ctx):
-        if _ascii_clean(ctx.doc):  # no ASCII text of any tool can hold injection phrasing
-            texts = non_ascii_texts(ctx.doc, ptr, tool)
-        elif could_inject(joined_texts(ctx.doc, ptr, tool)):  # cheap: most tools
-            texts = ctx.doc.texts(ptr, tool)
-        else:
-            return
-        for text_ptr, what, text in texts:
+        for text_ptr, what, text in _GATE.texts(ctx.doc, ptr, tool):  # most tools: none to walk
             yield from _found(text_ptr, what, text, "tool")
 
 
-def _ascii_clean(doc) -> bool:
-    """Whether no ASCII text of any tool can hold injection phrasing: one pre-check over all of
-    them at once (most documents); then only the tools' other texts need a look."""
-    texts = text_census(doc)
-    return doc.memo("injection-ascii-clean", lambda: not could_inject_ascii(texts.ascii_text, texts.ascii_words))
+_GATE = TextGate("injection-ascii-clean", could_inject, could_inject_ascii)
 
 
 def _found(text_ptr, what, text, noun):

@@ -69,3 +69,37 @@ def text_census(doc) -> TextCensus:
     if found is None:
         found = doc.memo("text-census", lambda: TextCensus(doc))
     return found
+
+
+class TextGate:
+    """A text rule's cheap pre-check (``may(text)``: False only where the rule can find
+    nothing), applied to a manifest's tool texts all at once instead of tool by tool.
+
+    ``ascii_may(text, words)`` checks the document's ASCII texts joined, with their letter
+    words (default: ``may`` of the text). When it rules them all out, only the tools with
+    other texts are candidates, and only those texts are looked at; otherwise each tool's
+    texts joined are pre-checked as before."""
+
+    def __init__(self, key: str, may, ascii_may=None) -> None:
+        self.key, self.may = key, may
+        self.ascii_may = ascii_may or (lambda text, words: may(text))
+
+    def ascii_clean(self, doc) -> bool:
+        """Whether no ASCII text of any tool can hold a finding (most documents)."""
+        texts = text_census(doc)
+        return doc.memo(self.key, lambda: not self.ascii_may(texts.ascii_text, texts.ascii_words))
+
+    def candidates(self, doc) -> list[tuple[Any, dict]]:
+        """The tools a rule's check_tool may find something in (``ToolRule.candidates``)."""
+        if not self.ascii_clean(doc):
+            return doc.tool_objects()
+        texts = text_census(doc)  # and the other texts, all at once too
+        return texts.non_ascii_tools if self.may(texts.non_ascii_text) else []
+
+    def texts(self, doc, ptr, tool) -> list[tuple[Any, str, str]]:
+        """The tool's (pointer, what, text) worth looking at, in order."""
+        from mcplint.document.manifest import joined_texts, non_ascii_texts
+
+        if self.ascii_clean(doc):
+            return non_ascii_texts(doc, ptr, tool)
+        return doc.texts(ptr, tool) if self.may(joined_texts(doc, ptr, tool)) else []
