@@ -34,11 +34,7 @@ class ToolDescriptionMissing(ToolRule):
     severity = Severity.WARNING
 
     def candidates(self, doc, ctx):
-        census = doc.census()  # only tools without a description string, or with a blank one
-        if census.without_text("description"):
-            return [(ptr, tool) for ptr, tool in census.tools
-                    if not isinstance(text := tool.get("description"), str) or not text.strip()]
-        return census.with_text("description", lambda text: not text.strip())
+        return doc.census().without_words("description")  # missing, not a string, or blank
 
     def check_tool(self, ptr, tool, ctx):
         if "description" not in tool:

@@ -27,13 +27,7 @@ class ToolNameMissing(ToolRule):
     severity = Severity.ERROR
 
     def candidates(self, doc, ctx):
-        census = doc.census()  # only tools without a name string, or with a blank one
-        if census.without_text("name"):
-            return [(ptr, tool) for ptr, tool in census.tools
-                    if not isinstance(name := tool.get("name"), str) or not name.strip()]
-        if "" not in map(str.strip, census.strings("name")):  # (at C speed: most documents)
-            return []
-        return census.with_text("name", lambda name: not name.strip())
+        return doc.census().without_words("name")  # missing, not a string, or blank
 
     def check_tool(self, ptr, tool, ctx):
         if "name" not in tool:

@@ -124,6 +124,15 @@ class Census:
         values = self.values(field)
         return len(values) != len(self.tools) or any(not isinstance(value, str) for value in values)
 
+    def without_words(self, field: str) -> list[tuple[Any, dict]]:
+        """The tools whose ``field`` is missing, not a string, or blank, in order."""
+        if self.without_text(field):
+            return [(ptr, tool) for ptr, tool in self.tools
+                    if not isinstance(text := tool.get(field), str) or not text.strip()]
+        if "" not in map(str.strip, self.strings(field)):  # (at C speed: most documents)
+            return []
+        return self.with_text(field, lambda text: not text.strip())
+
     def with_any(self, fields) -> list[tuple[Any, dict]]:
         """The tools that have one of ``fields`` (a set), in order."""
         if self.fields.isdisjoint(fields):
