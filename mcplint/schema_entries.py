@@ -4,13 +4,14 @@ the same JSON text."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from mcplint import versions
 from mcplint.document.pointer import Pointer
 from mcplint.schema_dialects import DRAFT2020, LENIENT
 
 if TYPE_CHECKING:
+    from mcplint.rule import Violation
     from mcplint.schemas import Facts
 
 
@@ -86,15 +87,23 @@ def _shared_facts(schemas: list[dict], version: str, share: bool) -> list[Facts]
     return [shared.get(text) or facts(schema, version) for text, schema in zip(texts, schemas)]
 
 
-def once_per_schema(entries, judge) -> list[tuple[SchemaEntry, list]]:
-    """(entry, ``judge(entry)``) for each entry whose judgement is not empty, in order; judged
-    once for all the entries that share facts (their schemas have the same JSON text).
-    ``judge`` reads only the entry's schema and facts, and returns a list (of paths and
-    messages, say)."""
+def violations_once_per_schema(entries, judge) -> Iterator["Violation"]:
+    """A Violation at ``entry.at(path)`` for each (path, message) ``judge(entry)`` lists, for
+    every entry in order; judged once for all the entries that share facts (their schemas have
+    the same JSON text). ``judge`` reads only the entry's schema and facts."""
+    from mcplint.rule import Violation
+
     judged = {key: judge(entry) for key, entry in {id(entry.facts): entry for entry in entries}.items()}
     if not any(judged.values()):
-        return []  # (most documents: no entry is looked at again)
-    return [(entry, found) for entry in entries if (found := judged[id(entry.facts)])]
+        return  # (most documents: no entry is looked at again)
+    for entry in entries:
+        for path, message in judged[id(entry.facts)]:
+            yield Violation(entry.at(path), message)
+
+
+def input_schemas(doc) -> list[SchemaEntry]:
+    """``tool_schemas_any_dialect`` of the inputSchemas alone: the parameters."""
+    return [entry for entry in tool_schemas_any_dialect(doc) if entry.field == "inputSchema"]
 
 
 def tool_schemas_any_dialect(doc) -> list[SchemaEntry]:

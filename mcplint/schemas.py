@@ -377,5 +377,5 @@ def name_tokens(name: str) -> list[str]:
 
 
 from mcplint.schema_entries import (  # noqa: E402, F401
-    SchemaEntry, once_per_schema, tool_objects, tool_schemas, tool_schemas_any_dialect,
+    SchemaEntry, input_schemas, violations_once_per_schema, tool_objects, tool_schemas, tool_schemas_any_dialect,
 )

@@ -1,7 +1,7 @@
 from mcplint.findings import Severity
-from mcplint.rule import Rule, Violation
+from mcplint.rule import Rule
 from mcplint.schema_refs import value_at
-from mcplint.schemas import accepts_anything, once_per_schema, tool_schemas_any_dialect
+from mcplint.schemas import accepts_anything, input_schemas, violations_once_per_schema
 
 
 class FreeFormParameter(Rule):
@@ -43,10 +43,7 @@ class FreeFormParameter(Rule):
     severity = Severity.WARNING
 
     def check(self, doc, ctx):
-        inputs = [entry for entry in tool_schemas_any_dialect(doc) if entry.field == "inputSchema"]
-        for entry, found in once_per_schema(inputs, _free_form):
-            for path, message in found:
-                yield Violation(entry.at(path), message)
+        yield from violations_once_per_schema(input_schemas(doc), _free_form)
 
 
 def _free_form(entry) -> list[tuple[tuple, str]]:

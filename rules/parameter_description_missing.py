@@ -1,7 +1,7 @@
 from mcplint.findings import Severity
-from mcplint.rule import Option, Rule, RuleOptions, Violation
+from mcplint.rule import Option, Rule, RuleOptions
 from mcplint.schema_refs import local_target, value_at
-from mcplint.schemas import once_per_schema, tool_schemas_any_dialect
+from mcplint.schemas import input_schemas, violations_once_per_schema
 
 
 class ParameterDescriptionMissing(Rule):
@@ -43,10 +43,8 @@ class ParameterDescriptionMissing(Rule):
         accept_title: bool = Option(False, "Count a non-empty `title` as a description.")
 
     def check(self, doc, ctx):
-        inputs = [entry for entry in tool_schemas_any_dialect(doc) if entry.field == "inputSchema"]
-        for entry, found in once_per_schema(inputs, lambda entry: self._missing(entry, ctx.options.accept_title)):
-            for path, message in found:
-                yield Violation(entry.at(path), message)
+        accept_title = ctx.options.accept_title
+        yield from violations_once_per_schema(input_schemas(doc), lambda entry: self._missing(entry, accept_title))
 
     def _missing(self, entry, accept_title: bool) -> list[tuple[tuple, str]]:
         """(path, message) of each parameter of the schema without a description."""

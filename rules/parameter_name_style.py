@@ -5,7 +5,7 @@ from mcplint.document.manifest import property_schemas
 from mcplint.findings import Severity
 from mcplint.identifiers import matches_style, to_style
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
-from mcplint.schemas import tool_schemas_any_dialect
+from mcplint.schemas import input_schemas
 
 
 class ParameterNameStyle(ToolRule):
@@ -55,9 +55,7 @@ class ParameterNameStyle(ToolRule):
         if style == "any":
             return []
         # The names the shared schema walk saw (those property_schemas lists), each distinct one judged once.
-        entries = tool_schemas_any_dialect(doc)
-        if "outputSchema" in doc.census().fields:
-            entries = [entry for entry in entries if entry.field == "inputSchema"]
+        entries = input_schemas(doc)
         names = set().union(*{id(e.facts): e.facts.names for e in entries}.values())  # (schemas share facts)
         odd = {name for name in names if _problem(name, style) is not None}
         return [(e.tool_ptr, e.tool) for e in entries if not odd.isdisjoint(e.facts.names)] if odd else []

@@ -1,6 +1,6 @@
 from mcplint.findings import Severity
-from mcplint.rule import Rule, Violation
-from mcplint.schemas import once_per_schema, tool_schemas_any_dialect
+from mcplint.rule import Rule
+from mcplint.schemas import input_schemas, violations_once_per_schema
 
 
 class ParameterTypeMissing(Rule):
@@ -37,10 +37,7 @@ class ParameterTypeMissing(Rule):
     severity = Severity.WARNING
 
     def check(self, doc, ctx):
-        inputs = [entry for entry in tool_schemas_any_dialect(doc) if entry.field == "inputSchema"]
-        for entry, found in once_per_schema(inputs, _untyped):  # the version plays no part here
-            for path, message in found:
-                yield Violation(entry.at(path), message)
+        yield from violations_once_per_schema(input_schemas(doc), _untyped)  # the version plays no part here
 
 
 def _untyped(entry) -> list[tuple[tuple, str]]:

@@ -1,8 +1,8 @@
 from mcplint.findings import Severity
-from mcplint.rule import Rule, Violation
+from mcplint.rule import Rule
 from mcplint.schema_safety import Uncheckable, search
 from mcplint.schema_refs import local_target, value_at
-from mcplint.schemas import accepts_anything, once_per_schema, tool_schemas_any_dialect
+from mcplint.schemas import accepts_anything, tool_schemas_any_dialect, violations_once_per_schema
 
 _BRANCHES = ("allOf", "anyOf", "oneOf")
 
@@ -41,9 +41,7 @@ class RequiredPropertyUndefined(Rule):
     severity = Severity.WARNING  # valid JSON Schema; a defect of the tool, not of the protocol
 
     def check(self, doc, ctx):
-        for entry, found in once_per_schema(tool_schemas_any_dialect(doc), _undefined):
-            for path, message in found:
-                yield Violation(entry.at(path), message)
+        yield from violations_once_per_schema(tool_schemas_any_dialect(doc), _undefined)
 
 
 def _undefined(entry) -> list[tuple[tuple, str]]:
