@@ -17,7 +17,8 @@ import binascii
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+
+from mcplint.lazy_regex import LazyPattern
 
 # A token must not continue a run of letters and digits on either side: inside a hash or
 # an identifier a prefix such as "AKIA" is just four letters.
@@ -25,7 +26,7 @@ _B = r"(?<![A-Za-z0-9_-])"
 _E = r"(?![A-Za-z0-9_-])"
 
 # (what it is, pattern). The group named "key" (if any) is the secret itself. Compiled on first
-# use (``_patterns``): most runs never meet a trigger, and compiling them all cost 5 ms of every start.
+# use (LazyPattern): most runs never meet a trigger, and compiling them all cost 5 ms of every start.
 _PATTERN_SOURCES: tuple[tuple[str, str], ...] = (
     ("a private key", (  # the armour line, with key material after it (not a "..." placeholder)
         r"-----BEGIN (?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP |SSH2 )?PRIVATE KEY(?: BLOCK)?-----"
@@ -65,14 +66,8 @@ _TRIGGER = re.compile(
 _PLACEHOLDER_SOURCE = r"EXAMPLE|XXXXXXXX|xxxxxxxx|0000000000000000|1234567890abcdef|your[_-]?(?:api[_-]?)?key"
 
 
-@lru_cache(maxsize=1)
-def _patterns() -> tuple[tuple[str, re.Pattern], ...]:
-    return tuple((what, re.compile(source)) for what, source in _PATTERN_SOURCES)
-
-
-@lru_cache(maxsize=1)
-def _placeholder() -> re.Pattern:
-    return re.compile(_PLACEHOLDER_SOURCE, re.I)
+_PATTERNS = tuple((what, LazyPattern(source)) for what, source in _PATTERN_SOURCES)
+_PLACEHOLDER = LazyPattern(_PLACEHOLDER_SOURCE, re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +98,11 @@ def find_secrets(text: str) -> list[Secret]:
     if not may_hold_secret(text):
         return []
     found: list[Secret] = []
-    for what, pattern in _patterns():
+    for what, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             start, secret = (match.start("key"), match.group("key")) if "key" in pattern.groupindex \
                 else (match.start(), match.group())
-            if _placeholder().search(secret) or (what == "a JSON Web Token" and not _is_jwt(secret)):
+            if _PLACEHOLDER.search(secret) or (what == "a JSON Web Token" and not _is_jwt(secret)):
                 continue
             found.append(Secret(what, start, secret))
     found.sort(key=lambda s: (s.index, -len(s.text)))
