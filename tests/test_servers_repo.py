@@ -270,3 +270,76 @@ if __name__ == "__main__":
     located = _located(proc)
     assert not any(code == "MCP109" for code, *_ in located), located
     assert ("MCP311", "server.py", 13, 12, "/tools/0/inputSchema/properties/repo_path") in located, located
+
+
+SRC_LAYOUT_SERVER = '''from mcp.server import (
+    Server,
+)
+from mcp.server.stdio import stdio_server
+import mcp.types as types
+
+LOCAL_TZ = "UTC"
+
+
+async def list_tools(ctx, params) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[
+        types.Tool(
+            name="get_current_time",
+            description="Get the current time in a timezone.",
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "timezone": {
+                        "type": "string",
+                        "description": f"IANA timezone name. Use '{LOCAL_TZ}' if the user gave none.",
+                    },
+                    "format": {"type": "string"},
+                },
+                "required": ["timezone"],
+            },
+        ),
+    ])
+
+
+async def serve() -> None:
+    server = Server("clock", on_list_tools=list_tools)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+'''
+
+
+def _src_layout_repo(tmp_path: Path) -> Path:
+    """The layout of the reference servers time, fetch and git: a package under src/ whose
+    server.py imports the low-level Server from mcp.server, started by the package's __main__."""
+    package = tmp_path / "clock" / "src" / "clock_server"
+    package.mkdir(parents=True)
+    (package / "server.py").write_text(SRC_LAYOUT_SERVER, encoding="utf-8")
+    (package / "__init__.py").write_text("import anyio\n\nfrom .server import serve\n\n\ndef main():\n"
+                                         "    anyio.run(serve)\n", encoding="utf-8")
+    (package / "__main__.py").write_text("from clock_server import main\n\nmain()\n", encoding="utf-8")
+    return tmp_path / "clock"
+
+
+def test_init_runs_a_src_layout_package_from_its_folder_and_check_starts_it(tmp_path):
+    repo = _src_layout_repo(tmp_path)
+    assert run_mcplint("init", cwd=repo).returncode == 0
+    text = (repo / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert 'command: ["python", "-m", "clock_server"]\n    cwd: "src"\n    source: ["src/"]' in text
+    (repo / ".mcplint.yaml").write_text(text.replace('["python", ', f"[{json.dumps(sys.executable)}, "),
+                                        encoding="utf-8")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    assert proc.returncode == 1, proc.stderr.decode()
+    assert "could not be started" not in proc.stderr.decode()
+    # the undescribed parameter, on its line; the f-string description is a description
+    assert _located(proc) == {("MCP311", "src/clock_server/server.py", 22, 21,
+                               "/tools/0/inputSchema/properties/format")}
+
+
+def test_a_description_the_source_builds_is_not_judged_missing_when_the_server_cannot_start(tmp_path):
+    repo = _src_layout_repo(tmp_path)
+    (repo / ".mcplint.yaml").write_text("servers:\n  - name: clock\n    command: [python3-not-installed-here, "
+                                        "-m, clock_server]\n    cwd: src\n    source: [src/]\n", encoding="utf-8")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    assert "read from the Python source instead" in proc.stderr.decode()
+    assert _located(proc) == {("MCP311", "src/clock_server/server.py", 22, 21,
+                               "/tools/0/inputSchema/properties/format")}

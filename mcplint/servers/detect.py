@@ -16,9 +16,12 @@ SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "env", "__pycache__", "bui
              "site-packages", ".mypy_cache", ".pytest_cache", "tests", "test", "fixtures", "examples"}
 MAX_FILES = 5000
 MAX_BYTES = 1 << 20
+# The low-level Server is imported from mcp.server (as the reference servers time, fetch and git do)
+# or from mcp.server.lowlevel, on one line or in parentheses.
 _PY_SERVER = re.compile(
-    r"\b(?:FastMCP|MCPServer)\s*\(|from\s+mcp\.server\.lowlevel\s+import\s+[^\n]*\bServer\b|"
-    r"mcp\.server\.lowlevel\.Server\s*\(")
+    r"\b(?:FastMCP|MCPServer)\s*\(|"
+    r"from\s+mcp\.server(?:\.lowlevel(?:\.server)?)?\s+import\s+(?:\([^)]*|[^\n]*)\bServer\b|"
+    r"mcp\.server(?:\.lowlevel)?\.Server\s*\(")
 _PY_RUNS = re.compile(r"""__name__\s*==\s*["']__main__["']|\.run\s*\(|stdio_server\s*\(""")
 SDK_PACKAGE = "@modelcontextprotocol/sdk"
 
@@ -29,6 +32,7 @@ class Detected:
     command: tuple[str, ...]
     source: tuple[str, ...]
     how: str  # what was recognised, for the comment above the entry
+    cwd: str = "."  # where the command runs: a src/ layout's folder, so `python -m package` finds it
 
 
 def detect(folder: Path) -> list[Detected]:
@@ -40,7 +44,7 @@ def detect(folder: Path) -> list[Detected]:
         while name in names:
             name, n = f"{entry.name}-{n}", n + 1
         names.add(name)
-        unique.append(Detected(name, entry.command, entry.source, entry.how))
+        unique.append(Detected(name, entry.command, entry.source, entry.how, entry.cwd))
     return unique
 
 
@@ -54,28 +58,28 @@ def _python(folder: Path) -> list[Detected]:
         if _PY_SERVER.search(text) and _PY_RUNS.search(text):
             relative = path.relative_to(folder).as_posix()
             source = relative.split("/")[0] + "/" if "/" in relative else "."
+            target, cwd = _python_target(path, folder)
             found.append(Detected(_name(path.stem if path.stem not in ("server", "__main__", "main") else
                                         (path.parent.name if path.parent != folder else folder.name)),
-                                  ("python", *_python_target(path, folder)), (source,),
-                                  f"mcp SDK server in {relative}"))
+                                  ("python", *target), (source,), f"mcp SDK server in {relative}", cwd))
     return found
 
 
-def _python_target(path: Path, folder: Path) -> tuple[str, ...]:
-    """How to start the file: as a module of its package (its imports are package-relative), the
-    package itself when it has a __main__.py, or the file as a script."""
+def _python_target(path: Path, folder: Path) -> tuple[tuple[str, ...], str]:
+    """How to start the file, and from which folder: as a module of its package (its imports are
+    package-relative), the package itself when it has a __main__.py, or the file as a script.
+    A package below the repository's root (a src/ layout) is run from the folder holding it."""
     package = path.parent
     if not (package / "__init__.py").is_file() or package == folder:
-        return (path.relative_to(folder).as_posix(),)
+        return (path.relative_to(folder).as_posix(),), "."
     top = package
     while top.parent != folder and (top.parent / "__init__.py").is_file():
         top = top.parent
     dotted = ".".join(path.relative_to(top.parent).with_suffix("").parts)
-    if top.parent != folder:  # the package lives below the repository's root (src/ layouts)
-        return (path.relative_to(folder).as_posix(),)
     if (package / "__main__.py").is_file():
         dotted = dotted.rsplit(".", 1)[0]
-    return ("-m", dotted)
+    cwd = top.parent.relative_to(folder).as_posix() if top.parent != folder else "."
+    return ("-m", dotted), cwd
 
 
 def _node(folder: Path) -> list[Detected]:
@@ -158,6 +162,7 @@ def render(found: list[Detected]) -> list[str]:
     for entry in found:
         out += [f"  - name: {entry.name}                # {entry.how}",
                 f"    command: [{', '.join(json.dumps(a) for a in entry.command)}]",
+                *([f"    cwd: {json.dumps(entry.cwd)}"] if entry.cwd != "." else []),
                 f"    source: [{', '.join(json.dumps(s) for s in entry.source)}]",
                 "    audit: false"]
     return out

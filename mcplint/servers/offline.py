@@ -46,7 +46,9 @@ def static_listing(spec, index) -> dict[str, list[Any]] | None:
 
 def unknown_parts(listing: dict, pointer: str) -> bool:
     """Whether ``pointer`` (into the listing) falls in a part the static reading could not know
-    (the entry's ``x-mcplint-unknown`` pointers, e.g. a parameter typed by a model class)."""
+    (the entry's ``x-mcplint-unknown`` pointers, e.g. a parameter typed by a model class), or
+    names the object one of them is a member of: a finding about a missing member points at
+    its parent, and a description built by an f-string is left out, not missing."""
     parts = pointer.split("/")
     if len(parts) < 3 or parts[1] not in listing:
         return False
@@ -56,4 +58,5 @@ def unknown_parts(listing: dict, pointer: str) -> bool:
         return False
     inner = "/" + "/".join(parts[3:])
     unknown = entry.get("x-mcplint-unknown", []) if isinstance(entry, dict) else []
-    return any(inner == u or inner.startswith(u.rstrip("/") + "/") for u in unknown if isinstance(u, str))
+    return any(inner == u or inner.startswith(u.rstrip("/") + "/") or (u.rsplit("/", 1)[0] or "/") == inner
+               for u in unknown if isinstance(u, str))
