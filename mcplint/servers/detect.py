@@ -57,8 +57,9 @@ def _python(folder: Path) -> list[Detected]:
             continue
         if _PY_SERVER.search(text) and _PY_RUNS.search(text):
             relative = path.relative_to(folder).as_posix()
-            source = relative.split("/")[0] + "/" if "/" in relative else "."
             target, cwd = _python_target(path, folder)
+            # a src/ package's own folder (one server of a monorepo), else the top folder of the file
+            source = f"{cwd}/" if cwd != "." else relative.split("/")[0] + "/" if "/" in relative else "."
             found.append(Detected(_name(path.stem if path.stem not in ("server", "__main__", "main") else
                                         (path.parent.name if path.parent != folder else folder.name)),
                                   ("python", *target), (source,), f"mcp SDK server in {relative}", cwd))
