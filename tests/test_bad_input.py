@@ -85,6 +85,12 @@ def test_deeply_nested_document(tmp_path, name, content):
     assert_one_line_error(proc, str(path), "nested too deeply")
 
 
+def test_deep_json_names_where_it_got_too_deep(tmp_path):
+    content = b'{"tools": [\n  {"name": "a", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}]}"
+    proc, path = lint_file(tmp_path, "deep.json", content)
+    assert_one_line_error(proc, f"{path}:2:519: document is nested too deeply (over 500 levels)")
+
+
 def test_huge_file_is_refused_without_reading_it_all(tmp_path):
     path = tmp_path / "huge.json"
     with open(path, "wb") as handle:

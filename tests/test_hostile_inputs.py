@@ -149,7 +149,7 @@ def test_lock_never_writes_infinity(cli, tmp_path):
     ('{"lockfileVersion": 1, "manifests": {}, "x": NaN}', "tools.lock:1:46: invalid JSON: NaN is not valid JSON"),
     ('{"lockfileVersion": 1, "manifests": {}, "x": ' + "7" * 5000 + "}", "tools.lock:1:46: integer with 5,000 digits"),
     ('{"lockfileVersion": 1, "manifests": {"\\udfff": {}}}', "tools.lock:1:39: string holds a lone UTF-16 surrogate"),
-    ("[" * 100_000 + "]" * 100_000, "tools.lock: document is nested too deeply"),
+    ("[" * 100_000 + "]" * 100_000, "tools.lock:1:501: document is nested too deeply (over 500 levels)"),
     ('{"lockfileVersion": true, "manifests": {}}', "lockfileVersion true is not 1"),
     ('{"lockfileVersion": "' + "v" * 10_000 + '", "manifests": {}}', 'lockfileVersion "vvvvvvvvv'),
     ('{"lockfileVersion": 1, "manifests": {"a\\nb": 5}}', 'manifests."a\\nb".tools is not an object'),
@@ -324,7 +324,7 @@ def test_glob_matching_is_linear_in_the_path():
 # -- baselines ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text,fragment", [
-    ("[" * 100_000 + "]" * 100_000, "b.json: document is nested too deeply"),
+    ("[" * 100_000 + "]" * 100_000, "b.json:1:501: document is nested too deeply (over 500 levels)"),
     ('{"version": 1, "findings": [], "x": ' + "1" * 5000 + "}", "b.json:1:37: integer with 5,000 digits"),
     ('{"version": NaN, "findings": []}', "b.json:1:13: invalid JSON: NaN is not valid JSON"),
     ('{"version": 1, "findings": [{"rule": "\\udfff", "path": "a", "fingerprint": "f"}]}', "lone UTF-16 surrogate"),

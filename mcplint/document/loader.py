@@ -247,7 +247,9 @@ def loads(text: str, path: str, object_pairs_hook=None):
     except _Rejected as err:
         raise InputError(path, err.why, *_where_number(text, err.token)) from None
     except RecursionError:
-        raise InputError(path, "document is nested too deeply") from None
+        where = _where_deep(text)
+        raise InputError(path, f"document is nested too deeply (over {DEEP_NESTING} levels)" if where[0]
+                         else "document is nested too deeply", *where) from None
     except ValueError as err:  # int() refused an integer over its digit limit
         if "integer string conversion" not in str(err):
             raise
@@ -289,6 +291,24 @@ def _where_number(text: str, token: str) -> tuple[int | None, int | None]:
     for match in _NUMBER_OR_CONSTANT.finditer(text):
         if match.group(1) == token:  # the first one: the parser stopped there
             return _line_column(text, match.start(1))
+    return None, None
+
+
+DEEP_NESTING = 500  # the parser's recursion gives out somewhere past this; report where it was crossed
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _where_deep(text: str) -> tuple[int | None, int | None]:
+    """Line and column of the bracket that opens level DEEP_NESTING + 1 of a JSON text."""
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        char = match.group()
+        if char in "[{":
+            depth += 1
+            if depth > DEEP_NESTING:
+                return _line_column(text, match.start())
+        elif char in "]}":
+            depth -= 1
     return None, None
 
 
