@@ -135,3 +135,9 @@ def test_one_bad_file_among_good_ones_still_reports_the_good_ones(tmp_path):
     assert proc.returncode == 2
     assert b'"rule": "MCP101"' in proc.stdout
     assert b"bad.json:1:" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+def test_deep_block_yaml_names_the_line_where_it_got_too_deep(tmp_path):
+    content = "tools:\n" + "".join("  " * i + "a:\n" for i in range(1, 3000))
+    proc, path = lint_file(tmp_path, "deep.yaml", content.encode())
+    assert_one_line_error(proc, f"{path}:257:513: document is nested too deeply (over 256 levels)")

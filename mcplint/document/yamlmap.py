@@ -54,7 +54,9 @@ def load_yaml(text: str, path: str):
     try:
         root = YAML(typ="rt").compose(text)
     except RecursionError:  # deep block nesting: ruamel's composer recurses per level
-        raise InputError(path, "document is nested too deeply") from None
+        line = _deep_block_line(text)
+        raise InputError(path, f"document is nested too deeply (over {MAX_FLOW_DEPTH} levels)" if line
+                         else "document is nested too deeply", line, 1 + _indent(text, line) if line else None) from None
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         problem = ", ".join(p for p in (err.context, err.problem) if p) or "invalid YAML"
@@ -85,6 +87,29 @@ def _check_flow_depth(text: str, path: str) -> None:
                 raise InputError(path, f"document is nested too deeply (over {MAX_FLOW_DEPTH} levels)", line, column)
         elif token in "]}":
             depth = max(depth - 1, 0)
+
+
+def _deep_block_line(text: str) -> int | None:
+    """The first line indented past MAX_FLOW_DEPTH deeper levels (each deeper indentation opens a
+    level in block style), to name where a document too deep to compose got too deep."""
+    levels = [-1]
+    for number, line in enumerate(text.split("\n"), 1):
+        stripped = line.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        while indent < levels[-1]:
+            levels.pop()
+        if indent > levels[-1]:
+            levels.append(indent)
+            if len(levels) - 1 > MAX_FLOW_DEPTH:
+                return number
+    return None
+
+
+def _indent(text: str, line: int) -> int:
+    row = text.split("\n", line)[line - 1]
+    return len(row) - len(row.lstrip(" "))
 
 
 def _span(node) -> Span:
