@@ -403,3 +403,31 @@ def test_dataclass_typeddict_and_inherited_fields(tmp_path: Path, pointer, line,
     (tmp_path / "s.py").write_text(MODELS)
     anchor = SourceIndex.build([tmp_path], tmp_path).locate("tools", "pack", ("inputSchema", "$defs", *pointer), None)
     assert (anchor.span.line, covered(tmp_path, anchor)) == (line, text)
+
+
+def test_typescript_registration_through_declared_names(tmp_path: Path):
+    """The reference server everything writes `const name = "..."; const config = {...};
+    server.registerTool(name, config, cb)`, with the zod schema in a constant of its own."""
+    (tmp_path / "get-sum.ts").write_text('''import { z } from "zod";
+// Registers the 'get-sum' tool (the name in a comment is not the definition).
+const GetSumSchema = z.object({
+  firstNumber: z.number().describe("The first number"),
+  b: z.number(),
+});
+const name = "get-sum";
+const config = {
+  title: "Get Sum Tool",
+  description: "Returns the sum of two numbers",
+  inputSchema: GetSumSchema,
+};
+export const registerGetSumTool = (server) => {
+  server.registerTool(name, config, async (args) => ({ content: [] }));
+};
+''', encoding="utf-8")
+    index = SourceIndex.build([tmp_path], tmp_path)
+    where = {pointer: index.locate("tools", "get-sum", pointer, None) for pointer in (
+        ("name",), ("description",), ("inputSchema", "properties", "firstNumber"), ("inputSchema", "properties", "b"))}
+    assert {p: (a.span.line, a.span.column) for p, a in where.items()} == {
+        ("name",): (7, 14), ("description",): (10, 16),
+        ("inputSchema", "properties", "firstNumber"): (4, 3), ("inputSchema", "properties", "b"): (5, 3)}
+    assert covered(tmp_path, where[("name",)]) == '"get-sum"'

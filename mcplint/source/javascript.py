@@ -94,9 +94,11 @@ class Reader:
         return found
 
     def _registration(self, verb: str, args: list[Node]) -> Definition | None:
-        if not args or not isinstance(args[0], Str) or not args[0].plain:
+        # `registerTool(name, config, cb)` with `const name = "..."` (the reference server everything)
+        name_node = self.resolve(args[0]) if args else None
+        if not isinstance(name_node, Str) or not name_node.plain:
             return None
-        name_node, kind = args[0], VERBS[verb]
+        kind = VERBS[verb]
         anchor = self.node_region(name_node)
         definition = Definition(kind, name_node.value, anchor, f"typescript {verb}()")
         definition.put((), anchor, f"name of {name_node.value}")
