@@ -431,3 +431,15 @@ export const registerGetSumTool = (server) => {
         ("name",): (7, 14), ("description",): (10, 16),
         ("inputSchema", "properties", "firstNumber"): (4, 3), ("inputSchema", "properties", "b"): (5, 3)}
     assert covered(tmp_path, where[("name",)]) == '"get-sum"'
+
+
+def test_typescript_schema_shape_of_a_declared_zod_object(tmp_path: Path):
+    """`inputSchema: ReadTextFileArgsSchema.shape` (the reference server filesystem)."""
+    (tmp_path / "index.ts").write_text('''const ReadArgs = z.object({
+  path: z.string(),
+});
+server.registerTool("read_file", { description: "Read a file.", inputSchema: ReadArgs.shape }, cb);
+''', encoding="utf-8")
+    index = SourceIndex.build([tmp_path], tmp_path)
+    where = index.locate("tools", "read_file", ("inputSchema", "properties", "path"), None)
+    assert (where.span.line, where.span.column) == (2, 3)

@@ -171,6 +171,9 @@ class Reader:
         node = self.resolve(node)
         if node is None or depth > MAX_DEPTH:
             return
+        if (isinstance(node, Chain) and len(node.segments) == 1 and node.segments[0].kind == "prop"
+                and node.segments[0].name == "shape"):  # `Schema.shape` of a `const Schema = z.object({...})`
+            node = self.resolve(Chain(node.start, node.end, node.base))
         if isinstance(node, Chain) and node.calls() and node.calls()[0][0] == "object":
             definition.put(base, key or self.node_region(node), "zod object")
             args = node.calls()[0][2].args
