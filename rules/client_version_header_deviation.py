@@ -40,7 +40,9 @@ class ClientVersionHeaderDeviation(TrafficRule):
     category = "protocol"
     severity = Severity.INFO
     versions = versions.since(versions.V2025_06_18)
-    needs = "HTTP request carrying the MCP-Protocol-Version header"
+    # What a client sends says nothing about the server: item 21 passes only on the server's
+    # answers (MCP810, MCP811), never because the client sent the header.
+    needs = ""
 
     def check_record(self, record, session, ctx):
         if record.sender != CLIENT or not record.http or not after_initialization(session):
@@ -48,10 +50,9 @@ class ClientVersionHeaderDeviation(TrafficRule):
         if rpc_method(record) == "initialize" or record.probe is not None:
             return iter(())  # an audit probe's odd header is deliberate, not the client's fault
         value = header(record, VERSION_HEADER)
-        if value is None:  # noted, but no evidence for item 21: the server never saw the header
+        if value is None:
             self._count(session, "missing", record.header_pointer(VERSION_HEADER), None)
         else:
-            session.assess(self)
             expected = _meta_version(record) if session.era == "stateless" else session.negotiated
             if expected and value != expected:
                 self._count(session, "other", record.header_pointer(VERSION_HEADER), (value, expected))

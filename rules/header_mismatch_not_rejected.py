@@ -43,7 +43,7 @@ class HeaderMismatchNotRejected(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     versions = versions.since(versions.V2026_07_28)
-    needs = "HTTP request carrying the MCP-Protocol-Version header"
+    needs = "request whose MCP-Protocol-Version header differs from its _meta version"
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)

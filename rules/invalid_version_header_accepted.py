@@ -37,7 +37,7 @@ class InvalidVersionHeaderAccepted(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     versions = versions.since(versions.V2025_06_18)
-    needs = "HTTP request carrying the MCP-Protocol-Version header"
+    needs = "HTTP request carrying the MCP-Protocol-Version header and answered 2xx or 400"
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)

@@ -204,7 +204,23 @@ def test_item_21_passes_only_when_requests_carry_the_version_header(tmp_path):
     entry = {e["item"]: e for e in json.loads(run_mcplint("check", str(path), "--format", "json").stdout)
              ["summary"]["checklist"]}[21]
     assert entry["status"] == "not-assessable", entry  # MCP812's missing-header note does not pass it
-    assert entry["note"] == "the capture has no HTTP request carrying the MCP-Protocol-Version header"
+    assert entry["note"] == ("the capture has no HTTP request carrying the MCP-Protocol-Version header and "
+                             "answered 2xx or 400")
+
+
+def test_item_21_does_not_pass_on_what_the_client_sent(tmp_path):
+    """The header on a request the server answered with a redirect shows nothing about the server
+    (arxiv-mcp-server's /mcp answers 307): only the client used it."""
+    capture(tmp_path, [TOOL], http=True)
+    path = tmp_path / "session.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines[3:]:
+        if line["from"] == "server":
+            line.update(message=None, http={"status": 307, "headers": {"location": "http://127.0.0.1:8000/mcp/"}})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    entry = {e["item"]: e for e in json.loads(run_mcplint("check", str(path), "--format", "json").stdout)
+             ["summary"]["checklist"]}[21]
+    assert entry["status"] == "not-assessable", entry
 
 
 # --- every format ----------------------------------------------------------------------------------

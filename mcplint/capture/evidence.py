@@ -29,7 +29,7 @@ def unassessed(session, plan) -> dict[int, str]:
     for rule in plan.rules:
         for item in rule.checklist:
             if isinstance(rule, TrafficRule):
-                if CAPTURE in rule.applies_to:
+                if CAPTURE in rule.applies_to and session.version in rule.versions:
                     traffic.setdefault(item, []).append(rule.needs)
             elif MANIFEST in rule.applies_to:
                 manifest_items.add(item)
