@@ -247,6 +247,9 @@ GENERIC = frozenset({
 })
 _PREFIX = LazyPattern(r"^(?:mcp error -?\d+|error executing tool \S+|error calling tool \S+|[a-z]*error|"
                       r"[a-z]*exception|error \d+)\s*:\s*")
+# The SDKs' wrapper with nothing after it (mcp-server-docker's "Error executing tool fetch_container_logs"):
+# the tool is the one the client called, so naming it says nothing about what failed.
+_BARE_WRAPPER = LazyPattern(r"^(?:error (?:executing|calling|running) tool|failed to (?:execute|call|run) tool) \S+$")
 
 
 def is_generic(text: str) -> bool:
@@ -259,7 +262,8 @@ def is_generic(text: str) -> bool:
         if stripped == norm:
             break
         norm = stripped
-    return norm.rstrip(".!") in GENERIC or norm == ""
+    norm = norm.rstrip(".!")
+    return norm in GENERIC or norm == "" or _BARE_WRAPPER.match(norm) is not None
 
 
 _STACK = LazyPattern(
