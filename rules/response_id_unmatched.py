@@ -1,4 +1,5 @@
 from mcplint.capture.envelope import http_request_message, valid_id
+from mcplint.capture.errors import bad_request_kind
 from mcplint.capture.records import CLIENT, SERVER
 from mcplint.capture.session import RESPONSE, id_key
 from mcplint.findings import Severity
@@ -43,9 +44,21 @@ class ResponseIdUnmatched(TrafficRule):
             return  # a null or missing id is MCP618's, a malformed one MCP611's
         if (CLIENT, id_key(message.id)) in session.pending:
             return
+        fix = "echo the id of the request being answered, once"
         if message.record.http:
             sent = http_request_message(message.record, session)
             if sent is not None and "method" in sent and "id" not in sent:
                 return  # an answer to a notification: MCP614
-        yield Violation(message.ptr / "id", f"Response id {show(message.id)} matches no pending request; "
-                                            "echo the id of the request being answered, once")
+            if sent is not None and valid_id(sent.get("id")):
+                fix = f"echo the id of the request it answers ({show(sent['id'])})"
+            elif _unreadable(message.record, session):
+                fix = 'the request it answers has no id that could be read, so answer with "id": null'
+        yield Violation(message.ptr / "id", f"Response id {show(message.id)} matches no pending request; {fix}")
+
+
+def _unreadable(record, session) -> bool:
+    """The HTTP exchange of ``record`` began with malformed JSON, an invalid request or a batch."""
+    request = record.request if record.request is not None else session.last_request
+    if request is None:
+        return False
+    return bad_request_kind(request) is not None or isinstance(request.message, list)
