@@ -343,3 +343,59 @@ def test_a_description_the_source_builds_is_not_judged_missing_when_the_server_c
     assert "read from the Python source instead" in proc.stderr.decode()
     assert _located(proc) == {("MCP311", "src/clock_server/server.py", 22, 21,
                                "/tools/0/inputSchema/properties/format")}
+
+
+def test_init_finds_servers_made_in_one_module_and_run_by_another(tmp_path):
+    """awslabs/mcp: server.py (or common/server.py, a folder without __init__.py) makes the server,
+    main.py runs it; and a FastMCP subclass made and run in one file."""
+    def write(path: str, text: str) -> None:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+
+    write("health/src/awslabs/__init__.py", "")
+    write("health/src/awslabs/health_server/__init__.py", "")
+    write("health/src/awslabs/health_server/server.py", "from mcp.server import Server\nserver = Server('h')\n")
+    write("health/src/awslabs/health_server/main.py", "from .server import server\n\nif __name__ == '__main__':\n"
+          "    server.run()\n")
+    write("cache/cache_server/__init__.py", "")
+    write("cache/cache_server/common/server.py", "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('c')\n")
+    write("cache/cache_server/main.py", "from cache_server.common.server import mcp\n\ndef main():\n    mcp.run()\n")
+    write("tables/tables_server.py", "from mcp.server.fastmcp import FastMCP\n\nclass Tables(FastMCP):\n    pass\n\n"
+          "app = Tables('t')\napp.run()\n")
+    assert run_mcplint("init", cwd=tmp_path).returncode == 0
+    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert ('command: ["python", "-m", "awslabs.health_server.main"]\n    cwd: "health/src"\n'
+            '    source: ["health/src/"]') in text
+    assert "server in health/src/awslabs/health_server/server.py, run by health/src/awslabs/health_server/main.py" in text
+    assert 'command: ["python", "-m", "cache_server.main"]\n    cwd: "cache"' in text
+    assert 'command: ["python", "tables/tables_server.py"]' in text
+    assert text.count("  - name: ") == 3
+
+
+def test_init_writes_no_more_servers_than_a_config_may_hold(tmp_path):
+    from ruamel.yaml import YAML
+
+    from mcplint.servers.spec import MAX_SERVERS, parse_servers
+
+    for n in range(MAX_SERVERS + 3):
+        (tmp_path / f"s{n:03d}.py").write_text("from mcp.server.fastmcp import FastMCP\nFastMCP('x').run()\n")
+    assert run_mcplint("init", cwd=tmp_path).returncode == 0
+    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert f"{MAX_SERVERS + 3} servers were found; a config holds at most {MAX_SERVERS}, so the last 3" in text
+    assert len(parse_servers(YAML(typ="safe").load(text)["servers"], tmp_path)) == MAX_SERVERS
+
+
+def test_servers_past_the_prestarted_ones_start_in_turn(tmp_path):
+    from mcplint.servers.drive import PRESTART
+
+    count = PRESTART + 2
+    entries = "".join(f"  - name: notes{n}\n    command: [{json.dumps(sys.executable)}, server.py]\n"
+                      for n in range(count))
+    repo = _repo(tmp_path, "lowlevel-notes", "servers:\n" + entries)
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "never", cwd=repo)
+    assert proc.returncode == 0, proc.stderr.decode()
+    payload = json.loads(proc.stdout)
+    assert "could not be started" not in proc.stderr.decode()
+    # each listed its tools (the same source: each server's five findings land on the same lines)
+    assert payload["summary"]["servers"] == count and payload["summary"]["tools"] == 4 * count
+    assert len(payload["findings"]) == 5 * count

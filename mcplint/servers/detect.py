@@ -19,7 +19,7 @@ MAX_BYTES = 1 << 20
 # The low-level Server is imported from mcp.server (as the reference servers time, fetch and git do)
 # or from mcp.server.lowlevel, on one line or in parentheses.
 _PY_SERVER = re.compile(
-    r"\b(?:FastMCP|MCPServer)\s*\(|"
+    r"\b(?:FastMCP|MCPServer)\s*\(|\(\s*(?:FastMCP|MCPServer)\s*\)|"  # made, or subclassed
     r"from\s+mcp\.server(?:\.lowlevel(?:\.server)?)?\s+import\s+(?:\([^)]*|[^\n]*)\bServer\b|"
     r"mcp\.server(?:\.lowlevel)?\.Server\s*\(")
 _PY_RUNS = re.compile(r"""__name__\s*==\s*["']__main__["']|\.run\s*\(|stdio_server\s*\(""")
@@ -49,21 +49,49 @@ def detect(folder: Path) -> list[Detected]:
 
 
 def _python(folder: Path) -> list[Detected]:
-    found = []
+    texts: dict[Path, str] = {}
     for path in _files(folder, ".py"):
         try:
-            text = path.read_text("utf-8", errors="replace")
+            texts[path] = path.read_text("utf-8", errors="replace")
         except OSError:
             continue
-        if _PY_SERVER.search(text) and _PY_RUNS.search(text):
-            relative = path.relative_to(folder).as_posix()
-            target, cwd = _python_target(path, folder)
-            # a src/ package's own folder (one server of a monorepo), else the top folder of the file
-            source = f"{cwd}/" if cwd != "." else relative.split("/")[0] + "/" if "/" in relative else "."
-            found.append(Detected(_name(path.stem if path.stem not in ("server", "__main__", "main") else
-                                        (path.parent.name if path.parent != folder else folder.name)),
-                                  ("python", *target), (source,), f"mcp SDK server in {relative}", cwd))
+    found, entries = [], set()
+    for path, text in texts.items():
+        if not _PY_SERVER.search(text):
+            continue
+        # A server made in one module and run by another of its package (server.py and main.py, as
+        # many servers of awslabs/mcp are): the package's runner starts it.
+        entry = path if _PY_RUNS.search(text) else _runner(path, texts)
+        if entry is None or entry in entries:
+            continue
+        entries.add(entry)
+        relative = entry.relative_to(folder).as_posix()
+        target, cwd = _python_target(entry, folder)
+        # a src/ package's own folder (one server of a monorepo), else the top folder of the file
+        source = f"{cwd}/" if cwd != "." else relative.split("/")[0] + "/" if "/" in relative else "."
+        how = f"mcp SDK server in {relative}" if entry == path else \
+            f"mcp SDK server in {path.relative_to(folder).as_posix()}, run by {relative}"
+        found.append(Detected(_name(entry.stem if entry.stem not in ("server", "__main__", "main") else
+                                    (entry.parent.name if entry.parent != folder else folder.name)),
+                              ("python", *target), (source,), how, cwd))
     return found
+
+
+RUNNER_NAMES = ("__main__.py", "main.py", "server.py", "cli.py", "app.py")
+
+
+def _runner(path: Path, texts: dict[Path, str]) -> Path | None:
+    """The module of ``path``'s package (or of a package above it) that runs a server."""
+    package = path.parent
+    # a folder without __init__.py inside a package (memcached's common/) is part of it
+    while (package / "__init__.py").is_file() or (package.parent / "__init__.py").is_file():
+        for name in RUNNER_NAMES:
+            candidate = package / name
+            text = texts.get(candidate)
+            if candidate != path and text is not None and _PY_RUNS.search(text):
+                return candidate
+        package = package.parent
+    return None
 
 
 def _python_target(path: Path, folder: Path) -> tuple[tuple[str, ...], str]:
@@ -159,8 +187,13 @@ def render(found: list[Detected]) -> list[str]:
         out += ["# servers:", "#   - name: weather", "#     command: [python, server.py]   # or url: http://127.0.0.1:8000/mcp",
                 "#     source: [src/]", "#     env: {API_KEY: dummy}", "#     audit: false"]
         return out
+    from mcplint.servers.spec import MAX_SERVERS
+
     out.append("servers:")
-    for entry in found:
+    if len(found) > MAX_SERVERS:
+        out.append(f"  # {len(found)} servers were found; a config holds at most {MAX_SERVERS}, so the last "
+                   f"{len(found) - MAX_SERVERS} are not written: split them over configs in their folders")
+    for entry in found[:MAX_SERVERS]:
         out += [f"  - name: {entry.name}                # {entry.how}",
                 f"    command: [{', '.join(json.dumps(a) for a in entry.command)}]",
                 *([f"    cwd: {json.dumps(entry.cwd)}"] if entry.cwd != "." else []),

@@ -68,15 +68,18 @@ def drive(*, url: str | None, argv: list[str], label: str, env: dict[str, str], 
     return audit
 
 
+PRESTART = 8  # servers booting at once; a monorepo's sixty would crowd the machine, the rest start in turn
+
+
 def prestart(specs) -> dict[str, Any]:
-    """Start every configured stdio server at once, so that each boots while mcplint loads its
-    rules and walks the files: name -> the process, or the error that kept it from starting.
-    (Processes not handed to ``drive`` must be closed: ``close_unused``.)"""
+    """Start the first PRESTART configured stdio servers at once, so that each boots while mcplint
+    loads its rules and walks the files: name -> the process, or the error that kept it from
+    starting. (Processes not handed to ``drive`` must be closed: ``close_unused``.)"""
     from mcplint.audit.stdio import StdioProcess
 
     started: dict[str, Any] = {}
     for spec in specs:
-        if spec.url is None:
+        if spec.url is None and len(started) < PRESTART:
             try:
                 started[spec.name] = StdioProcess(list(spec.command), dict(spec.env), str(spec.cwd))
             except MCPLintError as err:

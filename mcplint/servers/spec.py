@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-MAX_SERVERS = 50
+MAX_SERVERS = 100  # a monorepo such as awslabs/mcp defines 60
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 KEYS = ("name", "command", "url", "cwd", "env", "headers", "source", "audit", "timeout")
