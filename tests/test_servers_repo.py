@@ -362,14 +362,17 @@ def test_init_finds_servers_made_in_one_module_and_run_by_another(tmp_path):
     write("cache/cache_server/main.py", "from cache_server.common.server import mcp\n\ndef main():\n    mcp.run()\n")
     write("tables/tables_server.py", "from mcp.server.fastmcp import FastMCP\n\nclass Tables(FastMCP):\n    pass\n\n"
           "app = Tables('t')\napp.run()\n")
+    write("mono/tools/scripts/run_server.py", "from mcp.server.fastmcp import FastMCP\nFastMCP('r').run()\n")
     assert run_mcplint("init", cwd=tmp_path).returncode == 0
     text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    # a script's source is its own folder, not the tree above it (that holds the other servers)
+    assert 'command: ["python", "mono/tools/scripts/run_server.py"]\n    source: ["mono/tools/scripts/"]' in text
     assert ('command: ["python", "-m", "awslabs.health_server.main"]\n    cwd: "health/src"\n'
             '    source: ["health/src/"]') in text
     assert "server in health/src/awslabs/health_server/server.py, run by health/src/awslabs/health_server/main.py" in text
     assert 'command: ["python", "-m", "cache_server.main"]\n    cwd: "cache"' in text
     assert 'command: ["python", "tables/tables_server.py"]' in text
-    assert text.count("  - name: ") == 3
+    assert text.count("  - name: ") == 4
 
 
 def test_init_writes_no_more_servers_than_a_config_may_hold(tmp_path):

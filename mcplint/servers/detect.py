@@ -67,14 +67,26 @@ def _python(folder: Path) -> list[Detected]:
         entries.add(entry)
         relative = entry.relative_to(folder).as_posix()
         target, cwd = _python_target(entry, folder)
-        # a src/ package's own folder (one server of a monorepo), else the top folder of the file
-        source = f"{cwd}/" if cwd != "." else relative.split("/")[0] + "/" if "/" in relative else "."
+        source = _source(entry, folder, cwd)
         how = f"mcp SDK server in {relative}" if entry == path else \
             f"mcp SDK server in {path.relative_to(folder).as_posix()}, run by {relative}"
         found.append(Detected(_name(entry.stem if entry.stem not in ("server", "__main__", "main") else
                                     (entry.parent.name if entry.parent != folder else folder.name)),
                               ("python", *target), (source,), how, cwd))
     return found
+
+
+def _source(entry: Path, folder: Path, cwd: str) -> str:
+    """Where the server's definitions are: a src/ package's folder (one server of a monorepo), a
+    top-level package, or a script's own folder (never the whole tree above a script)."""
+    if cwd != ".":
+        return f"{cwd}/"
+    relative = entry.relative_to(folder)
+    if len(relative.parts) == 1:
+        return "."
+    if (entry.parent / "__init__.py").is_file():
+        return relative.parts[0] + "/"
+    return relative.parent.as_posix() + "/"
 
 
 RUNNER_NAMES = ("__main__.py", "main.py", "server.py", "cli.py", "app.py")
