@@ -362,6 +362,14 @@ def test_init_finds_servers_made_in_one_module_and_run_by_another(tmp_path):
     write("cache/cache_server/main.py", "from cache_server.common.server import mcp\n\ndef main():\n    mcp.run()\n")
     write("tables/tables_server.py", "from mcp.server.fastmcp import FastMCP\n\nclass Tables(FastMCP):\n    pass\n\n"
           "app = Tables('t')\napp.run()\n")
+    # a folder that cannot be a package name, with an __init__.py; a namespace package (no __init__.py)
+    write("src/billing-server/__init__.py", "")
+    write("src/billing-server/awslabs/__init__.py", "")
+    write("src/billing-server/awslabs/billing/__init__.py", "")
+    write("src/billing-server/awslabs/billing/server.py", "from mcp.server.fastmcp import FastMCP\nFastMCP('b').run()\n")
+    write("src/security-server/awslabs/security/__init__.py", "")
+    write("src/security-server/awslabs/security/server.py",
+          "from awslabs.security.consts import X\nfrom mcp.server.fastmcp import FastMCP\nFastMCP('s').run()\n")
     write("mono/tools/scripts/run_server.py", "from mcp.server.fastmcp import FastMCP\nFastMCP('r').run()\n")
     assert run_mcplint("init", cwd=tmp_path).returncode == 0
     text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
@@ -372,7 +380,10 @@ def test_init_finds_servers_made_in_one_module_and_run_by_another(tmp_path):
     assert "server in health/src/awslabs/health_server/server.py, run by health/src/awslabs/health_server/main.py" in text
     assert 'command: ["python", "-m", "cache_server.main"]\n    cwd: "cache"' in text
     assert 'command: ["python", "tables/tables_server.py"]' in text
-    assert text.count("  - name: ") == 4
+    for name in ("billing", "security"):
+        assert (f'command: ["python", "-m", "awslabs.{name}.server"]\n    cwd: "src/{name}-server"\n'
+                f'    source: ["src/{name}-server/"]') in text
+    assert text.count("  - name: ") == 6
 
 
 def test_init_writes_no_more_servers_than_a_config_may_hold(tmp_path):

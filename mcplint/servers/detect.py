@@ -66,7 +66,7 @@ def _python(folder: Path) -> list[Detected]:
             continue
         entries.add(entry)
         relative = entry.relative_to(folder).as_posix()
-        target, cwd = _python_target(entry, folder)
+        target, cwd = _python_target(entry, folder, texts)
         source = _source(entry, folder, cwd)
         how = f"mcp SDK server in {relative}" if entry == path else \
             f"mcp SDK server in {path.relative_to(folder).as_posix()}, run by {relative}"
@@ -74,6 +74,16 @@ def _python(folder: Path) -> list[Detected]:
                                     (entry.parent.name if entry.parent != folder else folder.name)),
                               ("python", *target), (source,), how, cwd))
     return found
+
+
+def _namespace_parent(top: Path, texts: dict[Path, str]) -> bool:
+    """``top``'s folder is a namespace package (no __init__.py) its modules import through:
+    `from awslabs.the_server import ...` (awslabs/mcp)."""
+    namespace = top.parent.name
+    if not namespace.isidentifier() or (top.parent / "__init__.py").is_file():
+        return False
+    dotted = re.compile(rf"\b(?:from|import)\s+{re.escape(namespace)}\.{re.escape(top.name)}\b")
+    return any(dotted.search(text) for path, text in texts.items() if top in path.parents)
 
 
 def _source(entry: Path, folder: Path, cwd: str) -> str:
@@ -106,7 +116,7 @@ def _runner(path: Path, texts: dict[Path, str]) -> Path | None:
     return None
 
 
-def _python_target(path: Path, folder: Path) -> tuple[tuple[str, ...], str]:
+def _python_target(path: Path, folder: Path, texts: dict[Path, str]) -> tuple[tuple[str, ...], str]:
     """How to start the file, and from which folder: as a module of its package (its imports are
     package-relative), the package itself when it has a __main__.py, or the file as a script.
     A package below the repository's root (a src/ layout) is run from the folder holding it."""
@@ -114,7 +124,9 @@ def _python_target(path: Path, folder: Path) -> tuple[tuple[str, ...], str]:
     if not (package / "__init__.py").is_file() or package == folder:
         return (path.relative_to(folder).as_posix(),), "."
     top = package
-    while top.parent != folder and (top.parent / "__init__.py").is_file():
+    while top.parent != folder and (top.parent / "__init__.py").is_file() and top.parent.name.isidentifier():
+        top = top.parent
+    if top.parent != folder and _namespace_parent(top, texts):
         top = top.parent
     dotted = ".".join(path.relative_to(top.parent).with_suffix("").parts)
     if (package / "__main__.py").is_file():
