@@ -309,6 +309,11 @@ def _sent_by_client(path: str, sent: tuple[str, ...]) -> bool:
         if value and (path == value or path.startswith(value + "/") or path.startswith(value + "\\")
                       or value.startswith(path)):
             return True
+        # a relative path the server resolved in its folder ("example" -> "/srv/sandbox/example",
+        # as server-filesystem says): the file the client asked for, not the server's layout
+        if value and value[0] not in "/\\" and ":" not in value[:3] and any(
+                path.endswith(sep + value) or sep + value + sep in path for sep in "/\\"):
+            return True
     return False
 
 
