@@ -70,6 +70,13 @@ _ASCII_LETTERS = bytes.maketrans(
 )
 
 
+_QUOTED = re.compile('"[^"\n]{1,300}"|\u201c[^\u201d\n]{1,300}\u201d')
+
+
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _QUOTED.finditer(text)]
+
+
 def letter_words(text: str) -> list[str]:
     """The runs of letters in ``text``, lower-cased: ``_LETTERS.findall(text.lower())``
     ("don't" -> don, t). ASCII text takes a byte-level translate and split instead of
@@ -152,8 +159,11 @@ class MarketingMatcher:
             candidates.update(dict.fromkeys(self.by_word.get(trigger) or self.by_symbol[trigger]))
         found = sorted((m.start(), -m.end(), kind, m.group(0))
                        for kind, source in candidates for m in self._pattern(source).finditer(text))
+        quoted = _quoted_spans(text) if '"' in text or "\u201c" in text else ()
         result, covered = [], -1
         for start, neg_end, kind, phrase in found:
+            if any(a < start < b for a, b in quoted):
+                continue  # a quoted example of what a user says ("find authentication stuff")
             if start >= covered:  # drop matches inside a longer one ("super fast" / "fast")
                 result.append((kind, phrase))
                 covered = -neg_end
