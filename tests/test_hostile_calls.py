@@ -129,6 +129,16 @@ REFUSED = [
         "mode": {"enum": ["read", "purge"]}}}), "input schema enum of property 'mode' says 'purge'"),
     (tool("get_rows", "Get rows.", inputSchema={"type": "object", "properties": {"delete_after": {}}}),
      "input schema property 'delete_after' says 'delete'"),
+    # what it returns would be a credential in the recording (server-everything's get-env)
+    (tool("get-env", "Returns all environment variables, helpful for debugging MCP server configuration"),
+     "name says 'env': it may return secrets, which the recording would keep"),
+    (tool("getEnv"), "name says 'env': it may return secrets, which the recording would keep"),
+    (tool("get_secrets", "Returns the API keys the server holds."),
+     "name says 'secrets': it may return secrets, which the recording would keep"),
+    (tool("get_config", "Get the configuration, including the database password."),
+     "description says 'password': it may return secrets, which the recording would keep"),
+    (tool("show_session", "Show the session.", title="Show access token"),
+     "title says 'access token': it may return secrets, which the recording would keep"),
     # annotations come first
     (tool("get_weather", annotations=None), "it does not claim readOnlyHint: true"),
     (tool("get_weather", annotations={"readOnlyHint": True}), "it may reach outside systems (openWorldHint is not false)"),
@@ -156,6 +166,7 @@ ALLOWED = [
     tool("lookup"),
     tool("list_comments", "Get the comments on a ticket, 20 per page."),
     tool("read_file"),
+    tool("list_pages", "List pages; pass the next page token to continue."),
     tool("describe_table", "Describe a table.", inputSchema={"type": "object", "properties": {
         "table": {"type": "string", "description": "Table name", "examples": ["users"]}}}),
 ]

@@ -18,6 +18,10 @@ and the first that does not is the reason it is not:
    Words in other scripts, and invisible characters, cannot be vetted: not called.
 4. Its input schema (property names, descriptions, and the values the audit could send) holds
    no effect word and no red flag.
+5. Its name, title and description do not say it returns secrets or the server's environment
+   (``get-env``, "environment variables", credentials, passwords, API keys, access tokens): its
+   answer would be written into the recording, and a read is not harmless when what it reads is
+   a credential.
 
 Annotations are untrusted hints, and so are names and descriptions: the gate cannot stop a server
 that lies, only one that says what it does. Its lexicon (``effect_lexicon``) is separate from the
@@ -58,7 +62,27 @@ def call_refusal(tool: Any, open_world_ok: bool = False) -> str | None:
         return "it does not claim readOnlyHint: true"
     if hints.open_world and not open_world_ok:
         return "it may reach outside systems (openWorldHint is not false)"
-    return name_refusal(tool.get("name")) or texts_refusal(tool) or schema_refusal(tool.get("inputSchema"))
+    return (name_refusal(tool.get("name")) or texts_refusal(tool) or schema_refusal(tool.get("inputSchema"))
+            or secrets_refusal(tool))
+
+
+_SECRETS = re.compile(
+    r"\b(?:env|environ|environment(?:\s+variables?)?|env\s+vars?|secrets?|credentials?|passwords?|passwd|"
+    r"api\s*keys?|access\s*keys?|private\s*keys?|(?:access|auth|api|bearer|session|refresh)\s*tokens?)\b", re.I)
+
+
+def secrets_refusal(tool: Mapping) -> str | None:
+    """A tool that says it returns secrets or the environment: its answer is not for a recording."""
+    annotations = tool.get("annotations")
+    texts = [("name", re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name") or ""))),
+             ("description", tool.get("description")), ("title", tool.get("title")),
+             ("title", annotations.get("title") if isinstance(annotations, Mapping) else None)]
+    for field, text in texts:
+        found = _SECRETS.search(text) if isinstance(text, str) else None
+        if found:
+            return (f"{field} says {found.group(0).lower()!r}: it may return secrets, which the recording "
+                    "would keep")
+    return None
 
 
 def name_refusal(name: Any) -> str | None:
