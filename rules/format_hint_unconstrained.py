@@ -71,6 +71,10 @@ class FormatHintUnconstrained(Rule):
                 continue
             for path, name in entry.facts.hinted:
                 prop = value_at(entry.schema, path)
+                if isinstance(prop, dict) and "array" in types_of(prop) and "string" not in types_of(prop) \
+                        and isinstance(prop.get("items"), dict):
+                    yield from _items(entry, path, name, prop["items"], ctx.options.categories)
+                    continue
                 hint = _hint(name)
                 if hint is None or hint[0] not in ctx.options.categories or not isinstance(prop, dict) \
                         or not _unconstrained_string(prop):
@@ -82,6 +86,22 @@ class FormatHintUnconstrained(Rule):
                 _, what, fix = hint
                 yield Violation(entry.at(path), f"String parameter '{name}' looks like {what} but accepts "
                                 f"any text; {fix} to validate it")
+
+
+def _items(entry, path, name: str, items: dict, categories):
+    """An array of such strings, named in the plural (`urls`, `file_paths`: exa, server-filesystem)."""
+    last = name_tokens(name)[-1] if name_tokens(name) else ""
+    singular = "directory" if last == "directories" else last[:-1] if last.endswith("s") else ""
+    hint = _HINTS.get(singular) if singular not in ("", "time") else None
+    if hint is None or hint[0] not in categories or not _unconstrained_string(items):
+        return
+    described = " ".join(d for d in (items.get("description"), value_at(entry.schema, path).get("description"))
+                         if isinstance(d, str))
+    if _FORMAT_DOCUMENTED.search(described) or (singular == "file" and _FILE_CONTENT.search(described)):
+        return
+    _, what, fix = hint
+    yield Violation(entry.at((*path, "items")), f"Array parameter '{name}' holds strings that look like {what} "
+                    f"but accept any text; {fix} to its items to validate them")
 
 
 def _hint(name: str):
