@@ -1,3 +1,5 @@
+import re
+
 from mcplint.document.text_census import TextGate
 from mcplint.findings import Severity
 from mcplint.injection import find_markup, may_have_markup
@@ -16,7 +18,10 @@ class MarkupInText(ToolRule):
     A tag is reported when its name is an HTML element and it is an active element
     (`<script>`, `<iframe>`, `<svg>`, ...), a void element (`<br>`, `<img>`), a closing
     tag, or has `name=value` attributes; any tag with an `on*=` handler is reported.
-    Placeholders such as `<path>`, `<owner>/<repo>` or `<revision>:<path>` are not.
+    Placeholders such as `<path>`, `<owner>/<repo>` or `<revision>:<path>` are not, and
+    neither is a plain tag inside a Markdown code span or block (`` `<div style="page-break-before:
+    always;">` `` shows the syntax a tool accepts); active elements, handlers and comments are
+    reported wherever they stand.
     Instruction tags such as `<IMPORTANT>` are MCP402's.
 
     ## Bad
@@ -57,6 +62,9 @@ class MarkupInText(ToolRule):
         allowed = frozenset(tag.lower() for tag in ctx.options.allowed_tags)
         for text_ptr, what, text in texts:
             found = find_markup(text, allowed)
+            if found and "`" in text:
+                spans = _code_spans(text)
+                found = [m for m in found if m.what != "an HTML tag" or not any(a <= m.index < b for a, b in spans)]
             if not found:
                 continue
             first = found[0]
@@ -67,6 +75,14 @@ class MarkupInText(ToolRule):
                 f"{what[0].upper()}{what[1:]} contains {first.what} '{quoted}'{more}; "
                 "write plain text: clients may render or execute markup",
             )
+
+
+_CODE = re.compile(r"```.*?(?:```|$)|``[^`].*?``|`[^`\n]+`", re.S)
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """Markdown code blocks and spans: what they hold is shown as written, not rendered."""
+    return [m.span() for m in _CODE.finditer(text)]
 
 
 _GATE = TextGate("markup-ascii-clean", may_have_markup)  # find_markup finds nothing in a text it rules out
