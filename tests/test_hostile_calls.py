@@ -209,3 +209,17 @@ def test_corpus_tools_a_live_audit_may_call():
                                  "delete_entities", "git_commit", "git_add", "git_reset", "git_checkout",
                                  "git_create_branch", "create_entities", "toggle-simulated-logging",
                                  "gzip-file-as-resource", "trigger-long-running-operation", "open_nodes"}
+
+
+def test_call_read_only_says_why_nothing_was_called():
+    """exa's two read-only tools were refused for their names; the probe said no tool was
+    annotated read-only, which was not the reason."""
+    from mcplint.audit.runner import _none_cleared
+
+    plan = safety.plan_calls([tool("web_search_exa", "Search the web."), tool("wipe_cache")], call_read_only=True)
+    assert plan.call == []
+    assert _none_cleared(plan) == (
+        "no tool passed the safety rules (web_search_exa: name part 'web' is not a known read verb (get, list, "
+        "read, search, find, fetch, describe, show, ...), so what the tool does is unknown; wipe_cache: name part "
+        "'wipe' implies a side effect)")
+    assert _none_cleared(safety.plan_calls([], call_read_only=True)) == "the server lists no tools"

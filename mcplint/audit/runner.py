@@ -359,7 +359,7 @@ def run_probes(audit: Audit) -> None:
         if by_annotation:
             audit.probe("call-read-only", probes.valid_calls, by_annotation, "call-read-only")
         else:
-            audit.skipped("call-read-only", "no tool is annotated read-only without a side effect")
+            audit.skipped("call-read-only", _none_cleared(audit.plan))
     else:
         audit.skipped("call-read-only", "pass --call-read-only to call read-only tools")
     if settings.rate_limit:
@@ -379,3 +379,14 @@ def finish(audit: Audit) -> None:
 
 def _dict(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
+
+
+def _none_cleared(plan) -> str:
+    """Why --call-read-only called nothing: the first tools' reasons (exa's read-only tools were
+    refused for their names, which "no tool is annotated read-only" did not say)."""
+    refused = plan.skipped()
+    if not refused:
+        return "the server lists no tools"
+    shown = "; ".join(f"{name}: {why}" for name, why in list(refused.items())[:3])
+    more = f"; and {len(refused) - 3} more" if len(refused) > 3 else ""
+    return f"no tool passed the safety rules ({shown}{more})"
