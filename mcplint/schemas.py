@@ -124,6 +124,7 @@ def facts(schema: dict, version: str) -> Facts:
     return found.settle()
 
 
+_BRANCH_KEYS = frozenset(("anyOf", "oneOf", "allOf"))
 _HINT_NAME = re.compile(r"ur[li]|href|link|site|homepage|mail|path|file|dir|folder|date|time|stamp", re.I)
 _HINTED: dict[str, bool] = {}
 
@@ -243,8 +244,10 @@ def _walk(node, path: tuple, f: Facts, depth: int, params: bool) -> None:
                 f.fast_valid = False
         elif kind == _LIST:
             if type(value) is list and value:
+                # a parameter's branches hold parameters (the manifest's walk lists them too); the root's not
+                branch_params = params and bool(path) and key in _BRANCH_KEYS
                 for index, sub in enumerate(value):
-                    _walk(sub, path + (key, index), f, depth, False)
+                    _walk(sub, path + (key, index), f, depth, branch_params and index < 100)
             else:
                 f.fast_valid = False
         elif kind == _BOOL:

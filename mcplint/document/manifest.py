@@ -242,6 +242,11 @@ def schema_properties(schema: Any, ptr: Pointer, depth: int = 0) -> Iterator[tup
     return iter(found)
 
 
+BRANCHES = ("anyOf", "oneOf", "allOf")
+_BELOW = frozenset(("properties", "items", *BRANCHES))  # a schema without these has no parameters below
+MAX_BRANCHES = 100
+
+
 def _schema_properties(schema: Any, ptr: Pointer, depth: int, found: list) -> None:
     """``schema_properties``, appended to ``found`` (a list, not nested generators: faster)."""
     if not isinstance(schema, dict) or depth > MAX_SCHEMA_DEPTH:
@@ -251,11 +256,18 @@ def _schema_properties(schema: Any, ptr: Pointer, depth: int, found: list) -> No
         for name, sub in properties.items():
             sub_ptr = _new(Pointer, (*ptr, "properties", name))
             found.append((sub_ptr, name, sub))
-            if isinstance(sub, dict) and ("properties" in sub or "items" in sub):  # else nothing below
+            if isinstance(sub, dict) and not _BELOW.isdisjoint(sub):  # else nothing below
                 _schema_properties(sub, sub_ptr, depth + 1, found)
     items = schema.get("items")
     if isinstance(items, dict):
         _schema_properties(items, _new(Pointer, (*ptr, "items")), depth + 1, found)
+    if depth:  # the objects a parameter's value may be (desktop-commander's write_pdf.content); not the
+        for key in BRANCHES:  # root's branches, which restate the parameters for each variant
+            branches = schema.get(key)
+            if isinstance(branches, list):
+                for i, branch in enumerate(branches[:MAX_BRANCHES]):
+                    if isinstance(branch, dict) and not _BELOW.isdisjoint(branch):
+                        _schema_properties(branch, _new(Pointer, (*ptr, key, i)), depth + 1, found)
 
 
 def property_schemas(schema: Any) -> list[tuple[str, Any]]:
@@ -274,11 +286,18 @@ def _property_schemas(schema: Any, depth: int, found: list) -> None:
     if isinstance(properties, dict):
         for name, sub in properties.items():
             found.append((name, sub))
-            if isinstance(sub, dict) and ("properties" in sub or "items" in sub):
+            if isinstance(sub, dict) and not _BELOW.isdisjoint(sub):
                 _property_schemas(sub, depth + 1, found)
     items = schema.get("items")
     if isinstance(items, dict):
         _property_schemas(items, depth + 1, found)
+    if depth:
+        for key in BRANCHES:
+            branches = schema.get(key)
+            if isinstance(branches, list):
+                for branch in branches[:MAX_BRANCHES]:
+                    if isinstance(branch, dict) and not _BELOW.isdisjoint(branch):
+                        _property_schemas(branch, depth + 1, found)
 
 
 def tool_texts(ptr: Pointer, tool: dict, parameters=None) -> Iterator[tuple[Pointer, str, str]]:
