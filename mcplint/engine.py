@@ -90,6 +90,7 @@ class FileReport:
     shape: str  # manifest shapes (result, response, array, tool), or "transcript" / "har"
     tools: int
     unassessed: dict[int, str] = field(default_factory=dict)  # checklist item -> what evidence was missing
+    notes: tuple[str, ...] = ()  # warnings about the file (a capture no request of which was answered)
 
     @property
     def is_capture(self) -> bool:
@@ -195,7 +196,7 @@ def _run_capture(target: Target, shown: str, kind: str, plan: Plan, result: Resu
     result.findings.extend(findings)
     if findings:
         result.sources[shown] = linted.lines
-    result.files.append(FileReport(shown, linted.version, linted.kind, linted.tools, linted.unassessed))
+    result.files.append(FileReport(shown, linted.version, linted.kind, linted.tools, linted.unassessed, linted.notes))
 
 
 def _manifest_unassessed(plan: Plan, version: str, manifest: Manifest) -> dict[int, str]:

@@ -212,3 +212,18 @@ def test_detected_versions_match_what_each_corpus_capture_negotiated():
     for name, version in expected.items():
         proc = run_mcplint("check", str(corpus / "transcripts" / name), "--format", "json", "--select", "MCP600")
         assert json.loads(proc.stdout)["summary"]["protocol_versions"] == [version], name
+
+
+def test_a_capture_no_request_of_which_was_answered_says_so(tmp_path):
+    """mcp-server-qdrant died while downloading a model: its recording holds only the client's
+    lines, and the report said "No problems found" as if the server had been judged."""
+    path = tmp_path / "dead.jsonl"
+    path.write_text(json.dumps({"from": "client", "message": {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                           "clientInfo": {"name": "c", "version": "1"}}}}) + "\n")
+    proc = run_mcplint("check", str(path))
+    assert proc.returncode == 0
+    assert proc.stderr.decode() == (f"mcplint: warning: {path}: no request in the capture was answered, so nothing "
+                                    "the server does could be judged (protocol version 2026-07-28 was not negotiated)\n")
+    answered = run_mcplint("check", str(ROOT / "fixtures" / "captures" / "weather-http.jsonl"))
+    assert b"was answered" not in answered.stderr

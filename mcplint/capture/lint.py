@@ -36,6 +36,7 @@ class Linted:
     tools: int
     unassessed: dict[int, str]
     lines: object  # what code frames show: the text, or the few lines findings need
+    notes: tuple[str, ...] = ()  # said as warnings: what makes the report say less than it seems
 
 
 def sniff_kind(raw: bytes) -> str | None:
@@ -166,7 +167,11 @@ class _Linter(Dispatch):
             session.assessed |= assessed
             self.plan.used_ignores |= used
         findings = self._located(kept, left_out)
-        return Linted(findings, session.version, kind, len(session.tools), unassessed(session, self.plan), None)
+        answered = any(count for key, count in session.seen.items() if key != "http" and not key.endswith("-result"))
+        notes = () if answered else ("no request in the capture was answered, so nothing the server does could be "
+                                     f"judged (protocol version {session.version} was not negotiated)",)
+        return Linted(findings, session.version, kind, len(session.tools), unassessed(session, self.plan), None,
+                      notes)
 
     def lint(self, records) -> None:
         """Every record through the session and the rules, then the session hooks."""

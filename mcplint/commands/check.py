@@ -119,6 +119,9 @@ def _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, wri
         servers_hint = "" if paths else "; to lint a server from its source, list it under servers: in .mcplint.yaml (`mcplint init` writes one)"
         raise MCPLintError(f"no MCP tool manifests or captures found in {where}{hint}{servers_hint}")
 
+    for report in result.files:
+        for note in report.notes:
+            print(printable(f"mcplint: warning: {report.path}: {note}"), file=sys.stderr)
     for warning in suppressions.unused_config_ignores(cfg, plan, result.files):
         print(printable(f"mcplint: warning: {warning}"), file=sys.stderr)
     if write_baseline is not None:
