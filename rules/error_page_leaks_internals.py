@@ -1,7 +1,8 @@
 import re
 from html import unescape
 
-from mcplint.capture.errors import ERROR_STATUSES, SCAN_LIMIT, error_page, leak_in, page_kind, page_pointer
+from mcplint.capture.errors import ERROR_STATUSES, error_page, page_kind, page_pointer
+from mcplint.capture.error_texts import SCAN_LIMIT, leak_in
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 

@@ -1,4 +1,4 @@
-from mcplint.capture.errors import text_blocks
+from mcplint.capture.error_texts import text_blocks
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 

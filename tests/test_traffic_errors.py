@@ -9,8 +9,9 @@ import pytest
 
 from conftest import shared_path
 from mcplint import engine
+from mcplint.capture.error_texts import is_generic, leak_in
 from mcplint.capture.errors import (AD_HOC, LEGACY_RANGE, OK, OTHER_VERSION, RESERVED_UNDEFINED, RETIRED,
-                                    code_verdict, is_generic, leak_in)
+                                    code_verdict)
 from mcplint.capture.lint import lint_capture
 from mcplint.config import Config
 from mcplint.testing import lint_text
