@@ -344,11 +344,18 @@ def _property_strings(schema: Any, depth: int, strings: list) -> None:
                 description = sub.get("description")
                 if isinstance(description, str):
                     strings.append(description)
-                if "properties" in sub or "items" in sub:
+                if not _BELOW.isdisjoint(sub):
                     _property_strings(sub, depth + 1, strings)
     items = schema.get("items")
     if isinstance(items, dict):
         _property_strings(items, depth + 1, strings)
+    if depth:
+        for key in BRANCHES:
+            branches = schema.get(key)
+            if isinstance(branches, list):
+                for branch in branches[:MAX_BRANCHES]:
+                    if isinstance(branch, dict) and not _BELOW.isdisjoint(branch):
+                        _property_strings(branch, depth + 1, strings)
 
 
 def non_ascii_texts(doc: Manifest, ptr: Pointer, tool: dict) -> list[tuple[Pointer, str, str]]:
