@@ -65,7 +65,8 @@ class Ref:
 class Facts:
     """What one walk over a root schema found. Paths are tuples relative to the root.
     "Parameters" are the property schemas ``schema_properties`` visits: under
-    ``properties`` of the root, of parameters, and of their ``items``."""
+    ``properties`` of the root, of parameters, of their ``items`` and of the objects their
+    ``anyOf``/``oneOf``/``allOf`` allow (not the root's: those restate the root's parameters)."""
 
     __slots__ = ("dialect", "declared", "fast_valid", "strict", "base", "resource", "refs", "idioms",
                  "arrays_without_items", "resources", "anchors", "undescribed", "untyped", "free_form",
