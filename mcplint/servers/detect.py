@@ -103,7 +103,8 @@ RUNNER_NAMES = ("__main__.py", "main.py", "server.py", "cli.py", "app.py")
 
 
 def _runner(path: Path, texts: dict[Path, str]) -> Path | None:
-    """The module of ``path``'s package (or of a package above it) that runs a server."""
+    """The module of ``path``'s package (or of a package above it) that runs a server; ``texts``
+    holds the repository's files, so the search never leaves it."""
     package = path.parent
     # a folder without __init__.py inside a package (memcached's common/) is part of it
     while (package / "__init__.py").is_file() or (package.parent / "__init__.py").is_file():
