@@ -413,3 +413,14 @@ def test_servers_past_the_prestarted_ones_start_in_turn(tmp_path):
     # each listed its tools (the same source: each server's five findings land on the same lines)
     assert payload["summary"]["servers"] == count and payload["summary"]["tools"] == 4 * count
     assert len(payload["findings"]) == 5 * count
+
+
+def test_init_says_a_typescript_server_must_be_built_first(tmp_path):
+    """modelcontextprotocol/servers: each package's bin is dist/index.js, made by `npm run build`."""
+    (tmp_path / "package.json").write_text(json.dumps({
+        "name": "@acme/notes", "bin": {"notes": "dist/index.js"}, "scripts": {"build": "tsc"},
+        "dependencies": {"@modelcontextprotocol/sdk": "^1.30.0"}}), encoding="utf-8")
+    assert run_mcplint("init", cwd=tmp_path).returncode == 0
+    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert "; build it first (dist/index.js does not exist: npm run build)\n" in text
+    assert 'command: ["node", "dist/index.js"]' in text

@@ -161,8 +161,11 @@ def _node(folder: Path) -> list[Detected]:
         if base != folder:
             source = f"{base.relative_to(folder).as_posix()}/{'src/' if source == 'src/' else ''}"
         name = str(package.get("name") or base.name).split("/")[-1]
-        found.append(Detected(_name(name), (*runner, relative), (source,),
-                              f"{SDK_PACKAGE} in {path.relative_to(folder).as_posix()}"))
+        how = f"{SDK_PACKAGE} in {path.relative_to(folder).as_posix()}"
+        if not (base / entry).is_file():  # a TypeScript server's dist/ before its first build
+            build = "build" in _dict(package.get("scripts"))
+            how += f"; build it first ({relative} does not exist{': npm run build' if build else ''})"
+        found.append(Detected(_name(name), (*runner, relative), (source,), how))
     return found
 
 
