@@ -424,3 +424,21 @@ def test_init_says_a_typescript_server_must_be_built_first(tmp_path):
     text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
     assert "; build it first (dist/index.js does not exist: npm run build)\n" in text
     assert 'command: ["node", "dist/index.js"]' in text
+
+
+@pytest.mark.parametrize("tail, gist", [
+    (r"node:internal/modules/cjs/loader:1210\n  throw err;\n  ^\n\nError: Cannot find module '/r/dist/index.js'\n"
+     r"    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n{\n  code: 'MODULE_NOT_FOUND'\n}\n\n"
+     r"Node.js v20.20.2", "Error: Cannot find module '/r/dist/index.js'"),
+    (r"Traceback (most recent call last):\n  File \"/r/server.py\", line 17, in <module>\n    import boto3\n"
+     r"ModuleNotFoundError: No module named 'boto3'", "ModuleNotFoundError: No module named 'boto3'"),
+    (r"listening failed\nport 8000 in use", "port 8000 in use"),
+])
+def test_a_start_failure_is_told_by_its_exception_line(tail, gist):
+    """One line that says what went wrong: Node prints its version after the error, and a Python
+    traceback's cause is its last line."""
+    from mcplint.servers import _last_line
+
+    why = f"the server exited with status 1 before mcplint was done with it; its stderr ends with: {tail}"
+    assert _last_line(why) == f"the server exited with status 1 before mcplint was done with it: {gist}"
+    assert _last_line("the server closed its standard output") == "the server closed its standard output"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -71,7 +72,7 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, p
                             steps=runner.run if audit else list_everything, process=process)
         except DriveFailed as failed:
             if not _offline(spec, plan, index, result, str(failed), failed.server_lines):
-                result.errors.append(f"server {spec.name}: {failed}")
+                result.errors.append(f"server {spec.name}: {_last_line(str(failed))}")
             return
         result.notes.extend(f"server {spec.name}: {note}" for note in session.notes)
         listing = listing_document(session)
@@ -153,14 +154,21 @@ def _offline(spec, plan, index, result: ServersResult, why: str, server_lines: i
     return True
 
 
+_EXCEPTION_LINE = re.compile(r"^(?:[\w.]*(?:Error|Exception)|Traceback)\b[^\n]*?:\s*\S")
+
+
 def _last_line(why: str) -> str:
-    """The gist of a start failure: the last line of the server's stderr when it is quoted
-    (`ModuleNotFoundError: No module named 'mcp'`), else the whole message."""
+    """The gist of a start failure: of the server's stderr when it is quoted, the last line that
+    names an exception (`ModuleNotFoundError: No module named 'mcp'`, Node's `Error: Cannot find
+    module ...`, which `Node.js v20` follows), else its last line; else the whole message."""
     head, found, tail = why.partition("its stderr ends with: ")
     if not found:
         return why
     lines = [line.strip() for line in tail.replace("\\n", "\n").splitlines() if line.strip()]
-    return f"{head.rstrip('; ')}: {lines[-1]}" if lines else why
+    if not lines:
+        return why
+    named = [line for line in lines if _EXCEPTION_LINE.match(line)]
+    return f"{head.rstrip('; ')}: {(named or lines)[-1]}"
 
 
 def _index(spec, root: Path):
