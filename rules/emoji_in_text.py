@@ -1,6 +1,6 @@
 from functools import lru_cache
 
-from mcplint.document.manifest import non_ascii_texts
+from mcplint.document.tool_texts import non_ascii_texts
 from mcplint.document.text_census import text_census
 from mcplint.emoji import find_emoji, may_contain_emoji
 from mcplint.findings import Severity

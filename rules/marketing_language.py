@@ -1,7 +1,7 @@
 from functools import lru_cache
 
 from mcplint.document import listing
-from mcplint.document.manifest import joined_texts, non_ascii_texts
+from mcplint.document.tool_texts import joined_texts, non_ascii_texts
 from mcplint.document.text_census import TextGate
 from mcplint.findings import Severity
 from mcplint.marketing import ADVICE, MarketingMatcher

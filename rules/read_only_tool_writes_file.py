@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.document.manifest import non_ascii_texts
+from mcplint.document.tool_texts import non_ascii_texts
 from mcplint.document.text_census import text_census
 from mcplint.file_writes import WRITE_WORDS, may_write, writes_to_place
 from mcplint.findings import Severity

@@ -92,7 +92,7 @@ def test_allowed_tags():
 
 
 def test_corpus_tool_texts_are_clean():
-    from mcplint.document.manifest import tool_texts
+    from mcplint.document.tool_texts import tool_texts
     from mcplint.document.pointer import Pointer
 
     for path in sorted(shared_path("corpus", "manifests").glob("*.json")):

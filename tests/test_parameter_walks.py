@@ -11,7 +11,8 @@ from collections import Counter
 import pytest
 
 from conftest import FIXTURES
-from mcplint.document.manifest import _tool_strings, property_schemas
+from mcplint.document.manifest import property_schemas
+from mcplint.document.tool_texts import _tool_strings
 from mcplint.schemas import facts
 
 NESTED = {"type": "object", "properties": {

@@ -51,6 +51,8 @@ class Manifest:
         key = ("texts", id(tool))
         found = self._cache.get(key)  # no memo(): a closure per call costs more than the walk
         if found is None:
+            from mcplint.document.tool_texts import _tool_texts
+
             found = self._cache[key] = _tool_texts(ptr, tool, self.parameters(ptr, tool))
         return found
 
@@ -247,6 +249,23 @@ _BELOW = frozenset(("properties", "items", *BRANCHES))  # a schema without these
 MAX_BRANCHES = 100
 
 
+def _below(schema: dict, depth: int) -> list[tuple[tuple, dict]]:
+    """(steps, schema) of what holds more parameters besides ``properties``: ``items``, and the
+    objects a parameter's value may be (desktop-commander's write_pdf.content); not the root's
+    branches, which restate its parameters for each variant. The three walks below share it."""
+    found = []
+    items = schema.get("items")
+    if isinstance(items, dict):
+        found.append((("items",), items))
+    if depth:
+        for key in BRANCHES:
+            branches = schema.get(key)
+            if isinstance(branches, list):
+                found += [((key, i), branch) for i, branch in enumerate(branches[:MAX_BRANCHES])
+                          if isinstance(branch, dict) and not _BELOW.isdisjoint(branch)]
+    return found
+
+
 def _schema_properties(schema: Any, ptr: Pointer, depth: int, found: list) -> None:
     """``schema_properties``, appended to ``found`` (a list, not nested generators: faster)."""
     if not isinstance(schema, dict) or depth > MAX_SCHEMA_DEPTH:
@@ -258,16 +277,8 @@ def _schema_properties(schema: Any, ptr: Pointer, depth: int, found: list) -> No
             found.append((sub_ptr, name, sub))
             if isinstance(sub, dict) and not _BELOW.isdisjoint(sub):  # else nothing below
                 _schema_properties(sub, sub_ptr, depth + 1, found)
-    items = schema.get("items")
-    if isinstance(items, dict):
-        _schema_properties(items, _new(Pointer, (*ptr, "items")), depth + 1, found)
-    if depth:  # the objects a parameter's value may be (desktop-commander's write_pdf.content); not the
-        for key in BRANCHES:  # root's branches, which restate the parameters for each variant
-            branches = schema.get(key)
-            if isinstance(branches, list):
-                for i, branch in enumerate(branches[:MAX_BRANCHES]):
-                    if isinstance(branch, dict) and not _BELOW.isdisjoint(branch):
-                        _schema_properties(branch, _new(Pointer, (*ptr, key, i)), depth + 1, found)
+    for step, below in _below(schema, depth):
+        _schema_properties(below, _new(Pointer, (*ptr, *step)), depth + 1, found)
 
 
 def property_schemas(schema: Any) -> list[tuple[str, Any]]:
@@ -288,121 +299,5 @@ def _property_schemas(schema: Any, depth: int, found: list) -> None:
             found.append((name, sub))
             if isinstance(sub, dict) and not _BELOW.isdisjoint(sub):
                 _property_schemas(sub, depth + 1, found)
-    items = schema.get("items")
-    if isinstance(items, dict):
-        _property_schemas(items, depth + 1, found)
-    if depth:
-        for key in BRANCHES:
-            branches = schema.get(key)
-            if isinstance(branches, list):
-                for branch in branches[:MAX_BRANCHES]:
-                    if isinstance(branch, dict) and not _BELOW.isdisjoint(branch):
-                        _property_schemas(branch, depth + 1, found)
-
-
-def tool_texts(ptr: Pointer, tool: dict, parameters=None) -> Iterator[tuple[Pointer, str, str]]:
-    """Human-facing strings of a tool: (pointer, what it is, text). Covers the name,
-    title, description, annotations.title, and parameter titles and descriptions.
-    ``parameters`` is the inputSchema's schema_properties, when already walked."""
-    return iter(_tool_texts(ptr, tool, parameters))
-
-
-def joined_texts(doc: Manifest, ptr: Pointer, tool: dict) -> str:
-    """The texts of ``doc.texts(ptr, tool)`` joined with newlines, computed once per
-    document without building their pointers: the text rules pre-check a tool with it
-    and walk ``texts`` only when the tool may have a finding."""
-    key = ("joined-texts", id(tool))
-    found = doc._cache.get(key)
-    if found is None:
-        found = doc._cache[key] = "\n".join(_tool_strings(tool))
-    return found
-
-
-def _tool_strings(tool: dict) -> list[str]:
-    """The texts ``_tool_texts`` lists, in the same order, alone."""
-    strings = [value for value in (tool.get("name"), tool.get("title"), tool.get("description"))
-               if isinstance(value, str)]
-    annotations = tool.get("annotations")
-    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
-        strings.append(annotations["title"])
-    _property_strings(tool.get("inputSchema"), 0, strings)
-    _property_strings(tool.get("outputSchema"), 0, strings)
-    return strings
-
-
-def _property_strings(schema: Any, depth: int, strings: list) -> None:
-    """Titles and descriptions of the properties ``_schema_properties`` visits, in order."""
-    if not isinstance(schema, dict) or depth > MAX_SCHEMA_DEPTH:
-        return
-    properties = schema.get("properties")
-    if isinstance(properties, dict):
-        for sub in properties.values():
-            if isinstance(sub, dict):
-                title = sub.get("title")
-                if isinstance(title, str):
-                    strings.append(title)
-                description = sub.get("description")
-                if isinstance(description, str):
-                    strings.append(description)
-                if not _BELOW.isdisjoint(sub):
-                    _property_strings(sub, depth + 1, strings)
-    items = schema.get("items")
-    if isinstance(items, dict):
-        _property_strings(items, depth + 1, strings)
-    if depth:
-        for key in BRANCHES:
-            branches = schema.get(key)
-            if isinstance(branches, list):
-                for branch in branches[:MAX_BRANCHES]:
-                    if isinstance(branch, dict) and not _BELOW.isdisjoint(branch):
-                        _property_strings(branch, depth + 1, strings)
-
-
-def non_ascii_texts(doc: Manifest, ptr: Pointer, tool: dict) -> list[tuple[Pointer, str, str]]:
-    """The texts of ``doc.texts(ptr, tool)`` that are not ASCII, in order; the parameters'
-    pointers are made only when one of their texts is not ASCII (most tools: none). Once
-    per tool for all the text rules."""
-    key = ("non-ascii-texts", id(tool))
-    found = doc._cache.get(key)
-    if found is None:
-        head = _top_texts(ptr, tool)
-        texts = doc._cache.get("text-census")  # it knows the tools with such parameter texts
-        if (id(tool) not in texts.odd_parameters) if texts is not None else \
-                all(text.isascii() for text in _tool_strings(tool)[len(head):]):  # (the same texts, in order)
-            found = [entry for entry in head if not entry[2].isascii()]
-        else:
-            found = [entry for entry in doc.texts(ptr, tool) if not entry[2].isascii()]
-        doc._cache[key] = found
-    return found
-
-
-def _top_texts(ptr: Pointer, tool: dict) -> list[tuple[Pointer, str, str]]:
-    """The texts of the tool object itself: name, title, description, annotations.title."""
-    texts = []
-    for field in ("name", "title", "description"):
-        value = tool.get(field)
-        if isinstance(value, str):
-            texts.append((_new(Pointer, (*ptr, field)), field, value))
-    annotations = tool.get("annotations")
-    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
-        texts.append((_new(Pointer, (*ptr, "annotations", "title")), "annotations.title", annotations["title"]))
-    return texts
-
-
-def _tool_texts(ptr: Pointer, tool: dict, parameters) -> list[tuple[Pointer, str, str]]:
-    texts = _top_texts(ptr, tool)
-    for schema_field in ("inputSchema", "outputSchema"):
-        if schema_field == "inputSchema" and parameters is not None:
-            walked = parameters
-        elif isinstance(tool.get(schema_field), dict):
-            walked = []
-            _schema_properties(tool[schema_field], _new(Pointer, (*ptr, schema_field)), 0, walked)
-        else:
-            continue
-        for prop_ptr, prop_name, prop in walked:
-            if isinstance(prop, dict):
-                for field in ("title", "description"):
-                    value = prop.get(field)
-                    if isinstance(value, str):
-                        texts.append((_new(Pointer, (*prop_ptr, field)), f"parameter '{prop_name}' {field}", value))
-    return texts
+    for _, below in _below(schema, depth):
+        _property_schemas(below, depth + 1, found)

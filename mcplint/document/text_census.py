@@ -9,7 +9,7 @@ whole). So a rule whose pre-check fails on it need look only at the tools with n
 text, which it checks one by one as before (non-ASCII text takes other paths: case folding
 maps characters such as "ı" or the Kelvin sign to ASCII letters).
 
-The strings are those ``manifest.joined_texts`` joins (name, title, description,
+The strings are those ``tool_texts.joined_texts`` joins (name, title, description,
 annotations.title, and the titles and descriptions of the parameters of inputSchema and
 outputSchema), taken field by field over all tools and, for the parameters, from the schema
 walk the schema rules share (``schemas.Facts.texts``), which visits the same properties."""
@@ -98,7 +98,7 @@ class TextGate:
 
     def texts(self, doc, ptr, tool) -> list[tuple[Any, str, str]]:
         """The tool's (pointer, what, text) worth looking at, in order."""
-        from mcplint.document.manifest import joined_texts, non_ascii_texts
+        from mcplint.document.tool_texts import joined_texts, non_ascii_texts
 
         if self.ascii_clean(doc):
             return non_ascii_texts(doc, ptr, tool)
