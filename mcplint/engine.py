@@ -328,7 +328,7 @@ def _finding(rule: Rule, violation, manifest: Manifest, plan: Plan, identified: 
     """The finding without its tool and fingerprint (``_identified`` adds them), or with
     them when ``identified`` (made at once: ``replace`` costs as much again)."""
     source_map = manifest.document.source_map
-    span, _ = source_map.span(violation.pointer, key=violation.at_key)
+    span, _ = source_map.span(violation.pointer, key=violation.at_key, within=violation.within)
     pointer = str(violation.pointer)
     related = tuple(
         Related(message, str(ptr), source_map.span(ptr)[0]) for ptr, message in violation.related

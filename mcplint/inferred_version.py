@@ -106,5 +106,5 @@ def lenient(rule: Rule, found: list, manifest: Manifest, plan: "Plan", version: 
             continue
         note = (f" (judged leniently: protocol version {version} was inferred and {other} allows this; "
                 "pass --protocol-version to judge strictly)")
-        out.append(Violation(v.pointer, v.message + note, v.at_key, v.related, _LOWER[own]).bounded())
+        out.append(Violation(v.pointer, v.message + note, v.at_key, v.related, _LOWER[own], v.within).bounded())
     return out

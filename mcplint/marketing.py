@@ -128,6 +128,10 @@ class MarketingMatcher:
 
     def findall(self, text: str) -> list[tuple[str, str]]:
         """``(kind, matched text)`` for every phrase found, in text order."""
+        return [(kind, phrase) for kind, phrase, _ in self.found_at(text)]
+
+    def found_at(self, text: str) -> list[tuple[str, str, int]]:
+        """``(kind, matched text, its offset)`` for every phrase found, in text order."""
         cached = self._cache.get(text)
         if cached is None:
             if len(self._cache) > 4096:
@@ -149,7 +153,7 @@ class MarketingMatcher:
                 return self.symbols.search(text) is not None
         return False
 
-    def _findall(self, text: str) -> list[tuple[str, str]]:
+    def _findall(self, text: str) -> list[tuple[str, str, int]]:
         words = self.by_word.keys() & set(letter_words(text))
         symbols = self.symbols.findall(text) if self.by_symbol else ()
         if not words and not symbols:
@@ -165,7 +169,7 @@ class MarketingMatcher:
             if any(a < start < b for a, b in quoted):
                 continue  # a quoted example of what a user says ("find authentication stuff")
             if start >= covered:  # drop matches inside a longer one ("super fast" / "fast")
-                result.append((kind, phrase))
+                result.append((kind, phrase, start))
                 covered = -neg_end
         return result
 

@@ -24,6 +24,10 @@ class Violation:
     at_key: bool = False  # locate the member's key rather than its value
     related: tuple[tuple[Pointer, str], ...] = ()
     severity: Severity | None = None  # this finding's own level (a version or context lowers it); None: the rule's
+    # The offending part of the string at ``pointer``: [start, end) in its decoded characters
+    # (the word a text rule found). The finding is located there when the source shows it on
+    # one line; otherwise, and for every other value, at the whole value.
+    within: tuple[int, int] | None = None
 
     def bounded(self) -> "Violation":
         """This violation with its messages within a report's bounds (``findings.bounded``).
@@ -32,7 +36,7 @@ class Violation:
         if len(self.message) <= MAX_MESSAGE and all(len(m) <= MAX_MESSAGE for _, m in self.related):
             return self
         return Violation(self.pointer, bounded(self.message), self.at_key,
-                         tuple((p, bounded(m)) for p, m in self.related), self.severity)
+                         tuple((p, bounded(m)) for p, m in self.related), self.severity, self.within)
 
 
 class Option:

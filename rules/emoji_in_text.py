@@ -86,4 +86,7 @@ def _found(text_ptr, what, text):
     listed = _listed(text)
     if listed:
         label = _FIELDS.get(what, what[0].upper() + what[1:])
-        yield Violation(text_ptr, f"{label} contains emoji {listed}; remove them or say it in words")
+        first = listed.split(" ", 1)[0]
+        at = text.find(first)
+        yield Violation(text_ptr, f"{label} contains emoji {listed}; remove them or say it in words",
+                        within=(at, at + len(first)) if at >= 0 else None)

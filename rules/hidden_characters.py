@@ -102,4 +102,5 @@ def _found(text_ptr, what, text, prose):
         text_ptr,
         f"{what[0].upper()}{what[1:]} contains {first.label} {where}{more}; remove it: "
         "hidden characters show the user one text and the model another",
+        within=(first.index, first.index + len(first.text)),
     )

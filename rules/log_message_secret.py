@@ -51,4 +51,5 @@ class LogMessageSecret(TrafficRule):
                     continue
                 first, more = new
                 yield Violation(ptr, f"Log message contains {first.what} ('{first.redacted}'){more}; "
-                                     "redact credentials before logging and rotate this one")
+                                     "redact credentials before logging and rotate this one",
+                                within=(first.index, first.index + len(first.text)))

@@ -131,10 +131,12 @@ def _found(text_ptr, what, text, matcher, allow, noun, values=frozenset()):
     if what == "name" or what.endswith(" name"):
         text = text.replace("_", " ").replace("-", " ").replace(".", " ")
     found: dict[str, dict[str, None]] = {}
-    for kind, match in matcher.findall(text):
+    within = None
+    for kind, match, start in matcher.found_at(text):
         phrase = " ".join(match.split())
         if phrase.lower() not in allow and _normal(phrase) not in values:
             found.setdefault(kind, {})[f"'{phrase}'"] = None
+            within = within or (start, start + len(match))
     if not found:
         return
     parts = [f"{_KIND[kind]} ({', '.join(phrases)})" for kind, phrases in found.items()]
@@ -143,4 +145,4 @@ def _found(text_ptr, what, text, matcher, allow, noun, values=frozenset()):
     if noun != "tool":
         advice = advice.replace("the tool", f"the {noun}")
     label = _FIELDS.get(what, what[0].upper() + what[1:])
-    yield Violation(text_ptr, f"{label} uses {listed}; {advice}")
+    yield Violation(text_ptr, f"{label} uses {listed}; {advice}", within=within)

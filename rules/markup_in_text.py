@@ -74,6 +74,7 @@ class MarkupInText(ToolRule):
                 text_ptr,
                 f"{what[0].upper()}{what[1:]} contains {first.what} '{quoted}'{more}; "
                 "write plain text: clients may render or execute markup",
+                within=(first.index, first.index + len(first.text)),
             )
 
 

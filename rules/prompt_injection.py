@@ -89,4 +89,5 @@ def _found(text_ptr, what, text, noun):
         text_ptr,
         f"{what[0].upper()}{what[1:]} contains {first.what}: '{quoted}'{more}; "
         f"{noun} text must describe the {noun}, not instruct the model",
+        within=(first.index, first.index + len(first.text)),
     )

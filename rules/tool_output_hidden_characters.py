@@ -61,4 +61,5 @@ class ToolOutputHiddenCharacters(TrafficRule):
             where = f"at character {first.index + 1}" + (f" (after '{before}')" if before else " (at the start)")
             more = f", and {len(hidden) - 1} more" if len(hidden) > 1 else ""
             yield Violation(ptr, f"Tool output ({what}) contains {first.label} {where}{more}; strip escape "
-                                 "sequences and invisible characters from tool results")
+                                 "sequences and invisible characters from tool results",
+                            within=(first.index, first.index + len(first.text)))

@@ -51,4 +51,5 @@ class ToolOutputPromptInjection(TrafficRule):
             reported.update(m.text for m in found)
             more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
             yield Violation(ptr, f"Tool output ({what}) contains {found[0].what}: '{quoted(found[0].text)}'{more}; "
-                                 "fence or strip instructions in untrusted text before returning it to the model")
+                                 "fence or strip instructions in untrusted text before returning it to the model",
+                            within=(found[0].index, found[0].index + len(found[0].text)))

@@ -60,4 +60,5 @@ class ToolOutputSecret(TrafficRule):
                 continue
             first, more = new
             yield Violation(ptr, f"Tool output ({what}) contains {first.what} ('{first.redacted}'){more}; "
-                                 "redact credentials from tool results and rotate this one")
+                                 "redact credentials from tool results and rotate this one",
+                            within=(first.index, first.index + len(first.text)))

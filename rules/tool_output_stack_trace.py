@@ -57,6 +57,7 @@ class ToolOutputStackTrace(TrafficRule):
             if found is None or found[1] in reported:
                 continue
             reported.add(found[1])
-            language, line = found
+            language, line, at = found
             yield Violation(ptr, f"Tool output ({what}) contains a {language} stack trace ('{quoted(line)}'); "
-                                 "return a short error description and log the trace on the server")
+                                 "return a short error description and log the trace on the server",
+                            within=(at, at + len(line)))

@@ -10,9 +10,6 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
-from array import array
-from bisect import bisect_left
 from datetime import datetime, timedelta, timezone
 
 from mcplint.capture import sse
@@ -21,6 +18,7 @@ from mcplint.document.jsonmap import JsonSourceMap
 from mcplint.document.loader import Document
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import LineIndex, Span
+from mcplint.document.string_offsets import StringOffsets
 from mcplint.errors import InputError
 
 
@@ -41,11 +39,11 @@ class Embedded:
         except (ValueError, IndexError):  # not valid JSON: offsets() answers the whole message
             pass
 
-    def offsets(self, inner: Pointer, key: bool) -> tuple[int, int, Pointer]:
+    def offsets(self, inner: Pointer, key: bool, within: tuple[int, int] | None = None) -> tuple[int, int, Pointer]:
         if self._map is None:
             self._map = JsonSourceMap(self.body[self.offset: self.offset + self.length])
         try:
-            start, end, found = self._map.offsets(inner, key)
+            start, end, found = self._map.offsets(inner, key, within)
         except (ValueError, IndexError):  # the message is not valid JSON: the whole of it
             return self.offset, self.offset + self.length, Pointer()
         return self.offset + start, self.offset + end, found
@@ -196,7 +194,7 @@ class HarSource:
         self.map: JsonSourceMap = document.source_map
         self.embedded = {tuple(map(str, r.base)): r.embedded for r in found if getattr(r, "embedded", None)}
         self._lines: LineIndex | None = None
-        self._strings: dict[int, _StringOffsets] = {}  # quote offset -> escapes of that string
+        self._strings: dict[int, StringOffsets] = {}  # quote offset -> escapes of that string
 
     def prepare(self, pointers) -> None:
         """Resolve all pointers in one walk of the file and one walk of each embedded message
@@ -219,42 +217,16 @@ class HarSource:
                 return embedded.string_pointer, embedded, Pointer(pointer[depth:])
         return pointer, None, Pointer()
 
-    def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
+    def span(self, pointer: Pointer, key: bool = False, within: tuple[int, int] | None = None) -> tuple[Span, Pointer]:
         outer, embedded, inner = self._outer(pointer)
-        start, end, found = self.map.offsets(outer, key and embedded is None)
+        start, end, found = self.map.offsets(outer, key and embedded is None, within if embedded is None else None)
         if self._lines is None:
             self._lines = LineIndex(self.document.text)
         if embedded is None or not embedded.exact or found != outer:
             return self._lines.span(start, end), found
-        inner_start, inner_end, inner_found = embedded.offsets(inner, key)
+        inner_start, inner_end, inner_found = embedded.offsets(inner, key, within)
         string = self._strings.get(start)
         if string is None:
-            string = self._strings[start] = _StringOffsets(self.document.text, start, end)
+            string = self._strings[start] = StringOffsets(self.document.text, start + 1, end - 1)
         return self._lines.span(string.raw(inner_start), string.raw(inner_end)), \
             Pointer(pointer[: len(pointer) - len(inner)] + tuple(inner_found))
-
-
-# One escape of a JSON string as it decodes to one character: a surrogate pair, another
-# \uXXXX, or a two-character escape (json.loads joins a pair only if the second is low).
-_ESCAPE = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)", re.S)
-
-
-class _StringOffsets:
-    """Maps offsets in a decoded JSON string to offsets in the file's text. The escapes are
-    found once per string, so each lookup is a binary search, not a walk of the string."""
-
-    __slots__ = ("first", "escapes", "extra")
-
-    def __init__(self, text: str, quote: int, end: int) -> None:
-        self.first = quote + 1
-        self.escapes = array("q")  # decoded offset of each escaped character, ascending
-        self.extra = array("q")  # raw characters beyond one, up to and including that escape
-        extra = 0
-        for match in _ESCAPE.finditer(text, self.first, max(self.first, end - 1)):
-            self.escapes.append(match.start() - self.first - extra)
-            extra += match.end() - match.start() - 1
-            self.extra.append(extra)
-
-    def raw(self, decoded: int) -> int:
-        before = bisect_left(self.escapes, decoded)  # escapes of the characters before it
-        return self.first + decoded + (self.extra[before - 1] if before else 0)

@@ -238,7 +238,7 @@ class JsonlSource:
             found = self._maps[index] = JsonSourceMap(text)
         return found
 
-    def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
+    def span(self, pointer: Pointer, key: bool = False, within: tuple[int, int] | None = None) -> tuple[Span, Pointer]:
         index = int(pointer[0]) if pointer else 0
         line = index + 1
         text = self.text(index)
@@ -248,7 +248,7 @@ class JsonlSource:
             return Span(line, first, line, max(first + 1, len(text.rstrip()) + 1 if column == 1 else first + 1)), \
                 Pointer(pointer[:1])
         try:
-            start, end, found = self._map(index).offsets(Pointer(pointer[1:]), key)
+            start, end, found = self._map(index).offsets(Pointer(pointer[1:]), key, within)
         except (ValueError, IndexError):  # not JSON after all (prepare() skips long lines)
             return Span(line, 1, line, 2), Pointer(pointer[:1])
         return Span(line, start + 1, line, end + 1), Pointer((pointer[0], *found))

@@ -327,7 +327,7 @@ class _Linter(Dispatch):
         return findings
 
     def _finding(self, rule, violation: Violation, tool) -> Finding:
-        span, _ = self.source.span(violation.pointer, violation.at_key)
+        span, _ = self.source.span(violation.pointer, violation.at_key, violation.within)
         return Finding(
             code=rule.code,
             name=rule.name,
@@ -346,7 +346,7 @@ class _Linter(Dispatch):
 def _moved(violation: Violation, base: Pointer) -> Violation:
     return Violation(
         Pointer((*base, *violation.pointer)), violation.message, violation.at_key,
-        tuple((Pointer((*base, *p)), m) for p, m in violation.related), violation.severity,
+        tuple((Pointer((*base, *p)), m) for p, m in violation.related), violation.severity, violation.within,
     )
 
 

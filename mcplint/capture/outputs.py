@@ -132,8 +132,8 @@ _TRACES: tuple[tuple[str, re.Pattern], ...] = (
 _TRACE_TRIGGER = re.compile(r"\n[ \t]*at |Traceback|File \"|goroutine |\.rb:\d|:line \d")
 
 
-def find_stack_trace(text: str) -> tuple[str, str] | None:
-    """(language, the first matched lines) of a stack trace in ``text``, or None."""
+def find_stack_trace(text: str) -> tuple[str, str, int] | None:
+    """(language, the first matched line, where the trace starts) of a stack trace in ``text``, or None."""
     if "\n" not in text and "Traceback" not in text and 'File "' not in text and "goroutine " not in text \
             and ".rb:" not in text and ":line " not in text:
         return None  # what _TRACE_TRIGGER needs, found faster by substring search
@@ -142,7 +142,8 @@ def find_stack_trace(text: str) -> tuple[str, str] | None:
     for language, pattern in _TRACES:
         match = pattern.search(text)
         if match:
-            return language, match.group().strip().splitlines()[0].strip()
+            first = match.group().strip().splitlines()[0].strip()
+            return language, first, text.find(first, match.start())
     return None
 
 

@@ -14,6 +14,7 @@ from json.decoder import scanstring
 
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import LineIndex, Span
+from mcplint.document.string_offsets import narrowed
 
 _WS = re.compile(r"[ \t\n\r]*")
 _SKIPPER = json.JSONDecoder()
@@ -45,15 +46,17 @@ class JsonSourceMap:
         if trie or () not in self._found:
             self._visit(_WS.match(self.text, 0).end(), trie, (), (None, None), self.unique_keys)
 
-    def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
-        """Span of the value (or its member key) at ``pointer``; falls back to the
-        nearest existing ancestor. Returns the span and the pointer actually found."""
-        start, end, found = self.offsets(pointer, key)
+    def span(self, pointer: Pointer, key: bool = False, within: tuple[int, int] | None = None) -> tuple[Span, Pointer]:
+        """Span of the value (or its member key) at ``pointer``, or of the characters
+        ``within`` that string value; falls back to the nearest existing ancestor. Returns
+        the span and the pointer actually found."""
+        start, end, found = self.offsets(pointer, key, within)
         if self._lines is None:
             self._lines = LineIndex(self.text)
         return self._lines.span(start, end), found
 
-    def offsets(self, pointer: Pointer, key: bool = False) -> tuple[int, int, Pointer]:
+    def offsets(self, pointer: Pointer, key: bool = False,
+                within: tuple[int, int] | None = None) -> tuple[int, int, Pointer]:
         """``span`` as code-point offsets into the text (for JSON embedded in other text)."""
         tokens = tuple(map(str, pointer))
         if tokens not in self._found:
@@ -67,6 +70,8 @@ class JsonSourceMap:
             self._found[tokens[:depth]] = (start, end, key_start, key_end)
         if key and depth == len(tokens) and key_start is not None:
             start, end = key_start, key_end
+        elif within is not None and depth == len(tokens):
+            start, end = narrowed(self.text, start, end, within)
         return start, end, Pointer(pointer[:depth])
 
     # -- the walk -----------------------------------------------------------

@@ -12,6 +12,7 @@ import re
 
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span, from_marks
+from mcplint.document.string_offsets import YAML_DOUBLE_ESCAPE, YAML_SINGLE_ESCAPE, StringOffsets
 from mcplint.errors import InputError
 
 MAX_EXPANDED_NODES = 1_000_000
@@ -27,14 +28,16 @@ _BOOL = {"true": True, "yes": True, "on": True, "false": False, "no": False, "of
 
 
 class YamlSourceMap:
-    def __init__(self, spans: dict, key_spans: dict) -> None:
+    def __init__(self, spans: dict, key_spans: dict, text: str = "", one_line: dict | None = None) -> None:
         self._spans = spans
         self._key_spans = key_spans
+        self._text = text
+        self._one_line = one_line or {}  # path -> (style, start index) of a string scalar on one line
 
     def prepare(self, pointers) -> None:  # everything is mapped eagerly
         pass
 
-    def span(self, pointer: Pointer, key: bool = False) -> tuple[Span, Pointer]:
+    def span(self, pointer: Pointer, key: bool = False, within: tuple[int, int] | None = None) -> tuple[Span, Pointer]:
         tokens = tuple(str(t) for t in pointer)
         depth = len(tokens)
         while tokens[:depth] not in self._spans:
@@ -42,7 +45,23 @@ class YamlSourceMap:
         found = tokens[:depth]
         if key and depth == len(tokens) and found in self._key_spans:
             return self._key_spans[found], Pointer(pointer[:depth])
+        if within is not None and depth == len(tokens) and found in self._one_line:
+            return self._narrowed(self._spans[found], *self._one_line[found], within), Pointer(pointer)
         return self._spans[found], Pointer(pointer[:depth])
+
+    def _narrowed(self, whole: Span, style: str | None, index: int, within: tuple[int, int]) -> Span:
+        """The columns of ``within`` in a string scalar written on one line (a folded or
+        multi-line scalar keeps the whole value: its characters are not where they print)."""
+        if style is None:  # plain: the characters as written
+            low, high = index + within[0], index + within[1]
+        else:
+            escape = YAML_SINGLE_ESCAPE if style == "'" else YAML_DOUBLE_ESCAPE
+            offsets = StringOffsets(self._text, index + 1, index + whole.end_column - whole.column - 1, escape)
+            low, high = offsets.raw(within[0]), offsets.raw(within[1])
+        width = whole.end_column - whole.column
+        if not 0 <= low - index < high - index <= width:
+            return whole
+        return Span(whole.line, whole.column + low - index, whole.line, whole.column + high - index)
 
 
 def load_yaml(text: str, path: str):
@@ -72,7 +91,7 @@ def load_yaml(text: str, path: str):
         data = builder.build(root, ())
     except RecursionError:
         raise InputError(path, "document is nested too deeply") from None
-    return data, YamlSourceMap(builder.spans, builder.key_spans), builder.duplicates
+    return data, YamlSourceMap(builder.spans, builder.key_spans, text, builder.one_line), builder.duplicates
 
 
 def _check_flow_depth(text: str, path: str) -> None:
@@ -153,11 +172,16 @@ class _Builder:
         self.spans: dict[tuple, Span] = {}
         self.key_spans: dict[tuple, Span] = {}
         self.duplicates: list[Pointer] = []
+        self.one_line: dict[tuple, tuple[str | None, int]] = {}  # see YamlSourceMap
 
     def build(self, node, path: tuple):
         self.spans[path] = _span(node)
         if node.id == "scalar":
-            return self.scalar(node)
+            value = self.scalar(node)
+            style = getattr(node, "style", None)
+            if type(value) is str and style in (None, "'", '"') and node.start_mark.line == node.end_mark.line:
+                self.one_line[path] = (style, node.start_mark.index)
+            return value
         if node.id == "sequence":
             return [self.build(child, path + (str(i),)) for i, child in enumerate(node.value)]
         result: dict = {}
