@@ -152,14 +152,14 @@ def located(text: str, fmt: str):
 def test_findings_are_located_in_a_json_prompts_listing():
     assert located(PROMPTS_JSON, "json") == [
         ("MCP240", "/prompts/1/name", 4, 14, 27),
-        ("MCP220", "/prompts/1/description", 4, 44, 61),
+        ("MCP220", "/prompts/1/description", 4, 59, 60),  # the emoji, not the whole description
     ]
 
 
 def test_findings_are_located_in_a_yaml_prompts_listing():
     assert located(PROMPTS_YAML, "yaml") == [
         ("MCP240", "/prompts/1/name", 4, 11, 22),
-        ("MCP220", "/prompts/1/description", 5, 18, 35),
+        ("MCP220", "/prompts/1/description", 5, 33, 34),
     ]
 
 
