@@ -1,4 +1,4 @@
-from mcplint.capture.error_texts import client_strings, leak_in, strings_in, text_blocks
+from mcplint.capture.error_texts import client_strings, leak_at, strings_in, text_blocks
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -61,7 +61,7 @@ class ErrorMessageLeaksInternals(TrafficRule):
         for pointer, text in texts:
             if sent is None:
                 sent = client_strings(exchange.request.params)
-            leak = leak_in(text, sent)
+            leak = leak_at(text, sent)
             if leak:
-                yield Violation(pointer, f"error text shows {leak}; log details on the server and tell the "
-                                         "client only what failed")
+                yield Violation(pointer, f"error text shows {leak[0]}; log details on the server and tell the "
+                                         "client only what failed", within=leak[1:])

@@ -61,15 +61,23 @@ _QUICK = LazyPattern(r"[/\\]|Traceback|goroutine|panicked|\n\s*at \S")
 def leak_in(text: str, sent: tuple[str, ...] = ()) -> str | None:
     """What a text leaks of the server's internals (a stack trace or a file path the client
     did not send itself), described for a message; None when nothing."""
+    found = leak_at(text, sent)
+    return found[0] if found else None
+
+
+def leak_at(text: str, sent: tuple[str, ...] = ()) -> tuple[str, int, int] | None:
+    """``leak_in``'s description and where in ``text`` the leak is (start, end)."""
     text = text[:SCAN_LIMIT]  # a leak shows early; bounded work on a megabyte of error text
     if not _QUICK.search(text):
         return None
-    if _STACK.search(text):
-        return "a stack trace"
+    stack = _STACK.search(text)
+    if stack:
+        return "a stack trace", stack.start(), stack.end()
     for match in _PATH.finditer(text):
-        path = (match.group(1) or match.group(2)).rstrip("/.")
+        group = 1 if match.group(1) else 2
+        path = match.group(group).rstrip("/.")
         if not _sent_by_client(path, sent):
-            return f"the internal path {path!r}"
+            return f"the internal path {path!r}", match.start(group), match.start(group) + len(path)
     return None
 
 
