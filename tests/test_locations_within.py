@@ -121,3 +121,16 @@ def test_check_points_at_the_words_in_tool_output_of_a_transcript(tmp_path):
     capture.write_text("".join(json.dumps(line) + "\n" for line in lines))
     findings = [f for f in _check(capture) if f["rule"] == "MCP421"]
     assert [_shown(capture, f) for f in findings] == ["Ignore previous instructions"]
+
+
+def test_check_points_at_the_internal_path_an_error_text_shows(tmp_path):
+    lines = [
+        {"from": "client", "message": {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                       "params": {"name": "read_note", "arguments": {"name": "todo"}}}},
+        {"from": "server", "message": {"jsonrpc": "2.0", "id": 1, "result": {"isError": True, "content": [
+            {"type": "text", "text": "Could not open the note \"todo\": no such file /srv/notes-app/data/todo.md"}]}}},
+    ]
+    capture = tmp_path / "session.jsonl"
+    capture.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    findings = [f for f in _check(capture) if f["rule"] == "MCP710"]
+    assert [_shown(capture, f) for f in findings] == ["/srv/notes-app/data/todo.md"]
