@@ -300,6 +300,10 @@ def assert_fails_cleanly(proc: subprocess.CompletedProcess, started: float, boun
 @pytest.mark.parametrize("server, args, expected", [
     ("hangs", (), ["answered nothing", "server/discover within 2 s, nor to initialize within 2 s"]),
     ("crashes", ("--after", "3"), ["exited with status 3", "fatal: simulated crash after 3 messages"]),
+    # A Python traceback on the server's stderr is told by its exception line, not quoted whole
+    # (a traceback in mcplint's error would read as mcplint's own crash).
+    ("crashes", ("--after", "3", "--traceback"),
+     ["exited with status 1", "its stderr says: AttributeError: 'Crashes' object has no attribute 'list_resources'"]),
     ("garbage_stdout", (), ["not JSON-RPC", "Notes server 1.0 ready"]),
     ("never_initializes", (), ["no answer to initialize"]),
 ])
@@ -309,6 +313,7 @@ def test_stdio_failure_modes(server, args, expected):
     proc = stdio_audit(server, *args, options=("--timeout", "2"), tag=tag, timeout=60)
     try:
         assert_fails_cleanly(proc, started, 12, *expected, stderr_tail=server == "crashes")
+        assert 'File "' not in proc.stderr.decode("utf-8", "replace")
         assert not wait_for_no_orphans(tag), f"{server} outlived the audit"
     finally:
         kill_tagged(tag)

@@ -186,7 +186,8 @@ def test_the_stderr_tail_cannot_start_a_workflow_command_or_move_the_cursor(tag,
     assert_bounded(run)
     assert len(run.stderr.strip().splitlines()) == 1, run.stderr
     assert "exited with status 5" in run.error
-    assert "warming up\\n::error::pwned\\x1b[2J\\x07" in run.error and "\x1b" not in run.stderr
+    # its last line, mid-line in mcplint's and with its control characters visible
+    assert "its stderr says: ::error::pwned\\x1b[2J\\x07" in run.error and "\x1b" not in run.stderr
     assert len(run.error) < 1500
 
 

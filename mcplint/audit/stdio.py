@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import selectors
 import signal
 import subprocess
@@ -142,14 +143,13 @@ class StdioProcess:
             if len(self._stderr) == before:
                 return
 
-    def stderr_tail(self, limit: int = 600) -> str:
-        """The end of what the server wrote to stderr, neutralized for a one-line message:
-        control characters (newline, ESC, BEL, bidi controls, ...) become visible escapes,
-        so a tail can neither start a CI workflow command nor move a terminal's cursor."""
+    def stderr_gist(self, limit: int = 300) -> str:
+        """The line of what the server wrote to stderr that says what went wrong (see
+        ``stderr_gist``), neutralized for a one-line message: control characters become
+        visible escapes, so it can neither start a CI workflow command nor move a cursor."""
         self._pump_stderr()
-        text = bytes(self._stderr[-4 * limit:]).decode("utf-8", errors="replace").strip()
-        shown = printable(text)
-        return shown if len(shown) <= limit else "..." + shown[-limit:]
+        shown = printable(stderr_gist(bytes(self._stderr[-8192:]).decode("utf-8", errors="replace")))
+        return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
     # -- writing -------------------------------------------------------------
     def write_line(self, text: str, deadline: float | None = None) -> None:
@@ -259,6 +259,19 @@ class StdioProcess:
         except PermissionError:
             return True
         return True
+
+
+# A line that names an exception: Python's `ModuleNotFoundError: No module named 'mcp'`, Node's
+# `Error: Cannot find module ...` (which `Node.js v20` follows), Java's `...Exception: ...`.
+_EXCEPTION_LINE = re.compile(r"^(?:[\w.]*(?:Error|Exception)|Traceback)\b[^\n]*?:\s*\S")
+
+
+def stderr_gist(text: str) -> str:
+    """Of a server's stderr, the last line that names an exception, else its last line: a
+    crashing server's traceback or Node's error dump told in one line ('' when it wrote nothing)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    named = [line for line in lines if _EXCEPTION_LINE.match(line)]
+    return (named or lines or [""])[-1]
 
 
 def printable(text: str) -> str:

@@ -170,11 +170,12 @@ class StdioSession(Session):
         return ServerError(self._with_stderr(message))
 
     def _with_stderr(self, message: str) -> str:
-        """One line: the tail is neutralized (a newline in it could start a CI workflow command)."""
-        tail = self.process.stderr_tail()
-        if not tail:
+        """One line: what the server's stderr says went wrong (its exception's line, not a whole
+        traceback), neutralized (a newline in it could start a CI workflow command)."""
+        gist = self.process.stderr_gist()
+        if not gist:
             return message
-        return f"{message}; its stderr ends with: {tail}"
+        return f"{message}; its stderr says: {gist}"
 
     def close(self) -> None:
         progress.stage("stopping the server")

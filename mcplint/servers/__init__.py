@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -154,21 +153,11 @@ def _offline(spec, plan, index, result: ServersResult, why: str, server_lines: i
     return True
 
 
-_EXCEPTION_LINE = re.compile(r"^(?:[\w.]*(?:Error|Exception)|Traceback)\b[^\n]*?:\s*\S")
-
-
 def _last_line(why: str) -> str:
-    """The gist of a start failure: of the server's stderr when it is quoted, the last line that
-    names an exception (`ModuleNotFoundError: No module named 'mcp'`, Node's `Error: Cannot find
-    module ...`, which `Node.js v20` follows), else its last line; else the whole message."""
-    head, found, tail = why.partition("its stderr ends with: ")
-    if not found:
-        return why
-    lines = [line.strip() for line in tail.replace("\\n", "\n").splitlines() if line.strip()]
-    if not lines:
-        return why
-    named = [line for line in lines if _EXCEPTION_LINE.match(line)]
-    return f"{head.rstrip('; ')}: {(named or lines)[-1]}"
+    """A start failure as "what happened: what the server's stderr says" (the audit names its
+    exception's line: ``mcplint.audit.stdio.stderr_gist``)."""
+    head, found, gist = why.partition("; its stderr says: ")
+    return f"{head}: {gist}" if found else why
 
 
 def _index(spec, root: Path):
