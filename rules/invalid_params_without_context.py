@@ -1,6 +1,6 @@
 import re
 
-from mcplint.capture.errors import error_code
+from mcplint.capture.errors import error_code, is_unknown_method
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -17,7 +17,10 @@ class InvalidParamsWithoutContext(TrafficRule):
     -32602 tells the client that something in its request was wrong, not what. "Invalid
     params" alone leaves the model guessing which argument to change, so it retries
     with the same mistake. Name the parameter (or the unknown tool, prompt or
-    resource) in the message, or put structured detail in `error.data`.
+    resource) in the message, or put structured detail in `error.data`. An answer to a
+    method the server does not implement (a misspelt method, the audit's unknown-method
+    probe, `server/discover` sent to a server of an earlier version) has no parameter to
+    name: its code is what is wrong (MCP715), so it is not judged here.
 
     ## Bad
     ```jsonl protocol=2025-06-18
@@ -45,6 +48,8 @@ class InvalidParamsWithoutContext(TrafficRule):
         error = response.error
         if error is None or response.sender != "server" or error_code(error) != -32602:
             return
+        if is_unknown_method(exchange.request) or (exchange.method == "server/discover" and session.era != "stateless"):
+            return  # the method is what the server does not know: its code is MCP715's to judge, not its wording
         session.assess(self)
         if _has_detail(error.get("data")):
             return
