@@ -1,5 +1,7 @@
+import re
+
 from mcplint.findings import Severity
-from mcplint.rule import Option, Rule, RuleOptions
+from mcplint.rule import Option, Rule, RuleOptions, Violation
 from mcplint.schema_refs import local_target, value_at
 from mcplint.schemas import input_schemas, violations_once_per_schema
 
@@ -16,7 +18,11 @@ class ParameterDescriptionMissing(Rule):
     referenced definition, and one whose `anyOf` or `oneOf` branch carries a
     description (directly or through a `$ref`) is described: the model reads the
     parameter's whole schema. Parameters are the `inputSchema` properties, including
-    nested ones under object parameters and array `items`.
+    nested ones under object parameters and array `items`. A parameter the tool's
+    description documents (a docstring's `Args:` line, `:param path:`, `@param path`,
+    as SDKs that build descriptions from docstrings leave it) is reported as a hint
+    (info): the model reads it there, but clients that list parameters show only the
+    parameter's own description.
 
     ## Bad
     ```json
@@ -44,7 +50,8 @@ class ParameterDescriptionMissing(Rule):
 
     def check(self, doc, ctx):
         accept_title = ctx.options.accept_title
-        yield from violations_once_per_schema(input_schemas(doc), lambda entry: self._missing(entry, accept_title))
+        for violation in violations_once_per_schema(input_schemas(doc), lambda entry: self._missing(entry, accept_title)):
+            yield _documented_elsewhere(violation, doc) or violation
 
     def _missing(self, entry, accept_title: bool) -> list[tuple[tuple, str]]:
         """(path, message) of each parameter of the schema without a description."""
@@ -82,3 +89,42 @@ class ParameterDescriptionMissing(Rule):
             if isinstance(target, dict):
                 candidates.append(target)
         return any(isinstance(c.get(f), str) and c[f].strip() for c in candidates for f in fields)
+
+
+# A parameter documented in its tool's description, as SDKs that build the description from
+# a docstring leave it: Google style ("Args:" then "path: ..." or "path (str): ..."), Markdown
+# lists ("- `path`: ..."), Sphinx (":param path: ..."), JSDoc ("@param path ..."), NumPy
+# ("path : str" over an indented line: tried first, its type is not the description).
+_DOC_LINE = (
+    r"(?m)^[ \t]*{name}[ \t]+:[ \t]*[^\n]*\n[ \t]+(?P<text>\S[^\n]*)",
+    r"(?m)^[ \t]*(?:[-*][ \t]+)?`?{name}`?[ \t]*(?:\([^)\n]*\))?[ \t]*:[ \t]*(?P<text>\S[^\n]*)",
+    r":param[ \t]+(?:[\w\[\], |.]+[ \t]+)?{name}[ \t]*:[ \t]*(?P<text>\S[^\n]*)",
+    r"@param[ \t]+(?:\{{[^}}\n]*\}}[ \t]+)?\[?{name}\]?[ \t]+(?:-[ \t]+)?(?P<text>\S[^\n]*)",
+)
+
+
+def _documented_elsewhere(violation, doc):
+    """The finding for a top-level parameter its tool's description documents (an "Args:"
+    line): a hint to move that text into the parameter's own description, where clients that
+    show parameters read it, at info; None for any other finding."""
+    pointer = violation.pointer
+    if len(pointer) < 3 or pointer[-3] != "inputSchema" or pointer[-2] != "properties":
+        return None
+    try:
+        tool = value_at(doc.document.data, tuple(pointer[:-3]))
+    except (KeyError, IndexError, TypeError):
+        return None
+    description = tool.get("description") if isinstance(tool, dict) else None
+    name = pointer[-1]
+    if not isinstance(description, str) or name not in description:
+        return None
+    escaped = re.escape(name)
+    for shape in _DOC_LINE:
+        match = re.search(shape.format(name=escaped), description)
+        if match:
+            text = match.group("text").strip()
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            return Violation(pointer, f"Parameter '{name}' is described only in the tool's description "
+                                      f"('{name}: {shown}'); put that in the parameter's own description, "
+                                      "where clients that show parameters read it", severity=Severity.INFO)
+    return None

@@ -108,3 +108,12 @@ def test_output_purpose_from_the_tool_name(name, credential, traces):
     from mcplint.output_purpose import returns_credential, returns_traces
 
     assert (returns_credential(name), returns_traces(name)) == (credential, traces)
+
+
+def test_mcp311_a_parameter_documented_in_the_tool_description_is_a_hint_not_a_warning():
+    doc = json.dumps({"tools": [_tool(
+        description="Register a project directory.\n\n    Args:\n        path: Path to the project directory\n",
+        inputSchema={"type": "object", "properties": {"path": {"type": "string", "title": "Path"},
+                                                      "name": {"type": "string"}}})]})
+    found = {f.pointer.rsplit("/", 1)[-1]: f.severity for f in lint_text(doc, select=["MCP311"])}
+    assert found == {"path": Severity.INFO, "name": Severity.WARNING}
