@@ -23,10 +23,10 @@ from typing import Iterable
 # Verbs in their base (imperative) form, lowercase. Deliberately broad: a first word
 # missing from here is reported, so every common action in tool descriptions belongs in.
 _VERBS = """
-    abort accept access acknowledge acquire activate add adjust advance aggregate alert
+    abort accept access accumulate acknowledge acquire activate adapt add adjust advance advise aggregate alert
     align allocate allow alter amend analyse analyze animate annotate announce anonymize
-    answer append apply approve archive arrange ask assemble assert assess assign assist
-    associate attach attempt audit authenticate authorize autocomplete autofill average
+    answer append apply approve approximate archive arrange ask assemble assert assess assign assist
+    associate attach attempt audit augment authenticate authorize autocomplete autofill average
     await backfill backup ban batch beautify benchmark bind bisect blacklist blame block
     blur book bookmark boost bootstrap brainstorm branch break broadcast browse buffer
     build bump bundle buy cache calculate calibrate call cancel capitalize caption
@@ -34,19 +34,19 @@ _VERBS = """
     checkout checkpoint choose chunk cite claim clarify classify clean cleanse cleanup
     clear click clip clone close cluster collaborate collapse collect combine comment
     commit compact compare compile complete compose compress compute concatenate conduct
-    configure confirm connect consider consolidate construct consume contact continue
-    contribute converse convert copy correct count crawl create crop curate customize
+    configure confirm connect consider consolidate construct consume contact continue contrast
+    contribute converse convert copy correct correlate count crawl create crop curate customize
     cut deactivate debug decide declare decline decode decompress decrement decrypt
     dedupe deduplicate define delegate delete deliver demonstrate deny deploy deposit
     deprecate derive describe deserialize design destroy detach detect determine
-    diagnose dial diff differentiate digest disable disarm disconnect discover dismiss
+    diagnose dial diff differentiate digest disable disarm discard disconnect discover dismiss
     dispatch display dispose distribute divide do download downvote draft drag draw drop
     dump duplicate echo edit elicit email embed emit emphasize empty emulate enable
     encode encourage encrypt end enforce enhance enlist enqueue enrich ensure enter
     enumerate erase escalate escape estimate evaluate evict examine exchange exclude
     exec execute exit expand expire explain explore export expose extend extract fail
-    feed fetch fill filter finalize find finish fix flag flatten flip flush focus fold
-    follow force forecast forget fork format forward freeze fuzz gain gather generate
+    feed fetch fill filter finalize find finish fit fix flag flatten flip flush focus fold
+    follow force forecast forget fork format forward freeze fuzz gain gather gauge generate
     geocode get give go grab grade grant greet grep group guarantee guess guide handle
     hash help hide highlight hint hold hover hunt identify ignore illustrate import
     improve include increase increment index infer inform ingest initialize inject
@@ -58,7 +58,7 @@ _VERBS = """
     message migrate minify minimize mint mirror mix mock moderate modify monitor mount
     move multiply mutate mute navigate negotiate normalize notarize notify obfuscate
     observe obtain offer onboard open operate optimize orchestrate order organize
-    outline overlay override overwrite pack package page paginate paint pan parametrize
+    outline overlay override overwrite pack package page pair paginate paint pan parametrize
     paraphrase parse partition pass paste patch pause pay perform persist pick pin ping
     pivot place plan play plot poll populate post predict prefetch preload prepare
     prepend preprocess present preserve press pretty-print preview print prioritize
@@ -75,19 +75,19 @@ _VERBS = """
     reverse revert review revise revoke rewind rewrite roll rollback rotate round route
     run sample sanitize save say scaffold scale scan schedule scope score scrape
     screenshot scroll search secure see seed seek segment select sell send serialize
-    serve set settle setup share sharpen shift shorten show shrink shuffle shutdown sign
+    serve set settle setup share sharpen shift shorten show shrink shuffle shutdown sift sign
     signal signup simplify simulate sketch skip sleep slice smooth snapshot sniff snip
     snooze solve sort spawn speak specify spell spellcheck spin split squash stage stamp
     standardize star start stash stat step stop store stream strip stub study submit
     subscribe substitute subtract suggest sum summarise summarize supply suspend swap
     sweep swipe switch sync synchronize synthesize tabulate tag tail take talk tally tap
-    tear teardown tell terminate test think throttle tidy tint toggle tokenize touch
+    tear teardown tell terminate test think throttle tidy tile tint toggle tokenize touch
     trace track trade train transcode transcribe transfer transform transition translate
     transliterate transmit transpose trash traverse treat triage trigger trim truncate
     trust tune turn tweak tweet type unarchive unblock undo unfollow uninstall unlink
-    unlock unmute unpack unpin unset unshare unstar unsubscribe unwatch unwrap update
+    unlock unmute unpack unpin unset unshare unstar unsubscribe unwatch unwrap unzip update
     upgrade upload upscale upsert upvote use utilize vacuum validate vectorize verify
-    vet view visit visualize vote wait walk warn watch weigh whitelist wipe withdraw
+    vet view visit visualize vote wait wake walk warn watch weigh whitelist wipe withdraw
     wrap write zip zoom
 """
 IMPERATIVE_VERBS: frozenset[str] = frozenset(
