@@ -22,7 +22,9 @@ class EmojiInText(ToolRule):
 
     Real emoji are reported: pictographs (🚀), symbols with the emoji selector
     U+FE0F (⚠️), keycaps (1️⃣), flags (🇫🇷) and ZWJ sequences (👨‍👩‍👧). Text symbols
-    such as °, €, →, ✓, ©, letters of any script, and math signs are fine. Checked:
+    such as °, €, →, ✓, ©, letters of any script, and math signs are fine, and so is
+    an emoji quoted alone as an example of a value (`like '📝' or '🚀'` for a parameter
+    that takes an icon). Checked:
     the name, `title`, `description`, `annotations.title`, and the `title` and
     `description` of every parameter in `inputSchema` and `outputSchema`; likewise
     the name, `title` and `description` of every prompt, resource and resource
@@ -77,16 +79,28 @@ class EmojiInText(ToolRule):
 
 
 @lru_cache(maxsize=4096)  # tools repeat their texts (descriptions, parameter descriptions)
-def _listed(text: str) -> str:
-    """The text's emoji, each once, separated by spaces ("" when it has none)."""
-    return " ".join(dict.fromkeys(find_emoji(text)))
+def _listed(text: str) -> tuple[str, int]:
+    """The text's emoji, each once, separated by spaces ("" when it has none), and where the
+    first is; an emoji quoted alone ("any emoji character like '📝' or '🚀'") is an example of
+    a value, not decoration, and is left out."""
+    found, first, at = [], -1, 0
+    for emoji in find_emoji(text):
+        start = text.find(emoji, at)  # (find_emoji's clusters are substrings of the text, in order)
+        end = start + len(emoji)
+        if start < 0 or not (0 < start and end < len(text) and _QUOTES.get(text[start - 1]) == text[end]):
+            found.append(emoji)
+            first = start if first < 0 else first
+        at = max(at, end)
+    return " ".join(dict.fromkeys(found)), first
+
+
+_QUOTES = {"'": "'", '"': '"', "`": "`", "\u2018": "\u2019", "\u201c": "\u201d", "\u00ab": "\u00bb"}
 
 
 def _found(text_ptr, what, text):
-    listed = _listed(text)
+    listed, at = _listed(text)
     if listed:
         label = _FIELDS.get(what, what[0].upper() + what[1:])
         first = listed.split(" ", 1)[0]
-        at = text.find(first)
         yield Violation(text_ptr, f"{label} contains emoji {listed}; remove them or say it in words",
                         within=(at, at + len(first)) if at >= 0 else None)
