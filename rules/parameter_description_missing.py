@@ -1,4 +1,5 @@
 import re
+from functools import lru_cache
 
 from mcplint.findings import Severity
 from mcplint.rule import Option, Rule, RuleOptions, Violation
@@ -92,15 +93,27 @@ class ParameterDescriptionMissing(Rule):
 
 
 # A parameter documented in its tool's description, as SDKs that build the description from
-# a docstring leave it: Google style ("Args:" then "path: ..." or "path (str): ..."), Markdown
-# lists ("- `path`: ..."), Sphinx (":param path: ..."), JSDoc ("@param path ..."), NumPy
-# ("path : str" over an indented line: tried first, its type is not the description).
-_DOC_LINE = (
+# a docstring leave it: NumPy ("path : str" over an indented line; tried first, its type is
+# not the description), Google style ("Args:" then "path: ..." or "path (str): ..."), Markdown
+# lists ("- `path`: ..."), Sphinx (":param path: ..."), JSDoc ("@param path ...").
+_NAME = r"(?P<name>[A-Za-z_$][\w$.-]{0,80})"
+_DOC_LINES = tuple(re.compile(pattern.replace("{name}", _NAME)) for pattern in (
     r"(?m)^[ \t]*{name}[ \t]+:[ \t]*[^\n]*\n[ \t]+(?P<text>\S[^\n]*)",
     r"(?m)^[ \t]*(?:[-*][ \t]+)?`?{name}`?[ \t]*(?:\([^)\n]*\))?[ \t]*:[ \t]*(?P<text>\S[^\n]*)",
     r":param[ \t]+(?:[\w\[\], |.]+[ \t]+)?{name}[ \t]*:[ \t]*(?P<text>\S[^\n]*)",
-    r"@param[ \t]+(?:\{{[^}}\n]*\}}[ \t]+)?\[?{name}\]?[ \t]+(?:-[ \t]+)?(?P<text>\S[^\n]*)",
-)
+    r"@param[ \t]+(?:\{[^}\n]*\}[ \t]+)?\[?{name}\]?[ \t]+(?:-[ \t]+)?(?P<text>\S[^\n]*)",
+))
+_MAX_DOCUMENTED = 100_000  # characters of a description read for them (MCP213 reports a longer one)
+
+
+@lru_cache(maxsize=256)  # once per description, whatever the number of its parameters
+def _documented(description: str) -> dict[str, str]:
+    """Parameter name -> the text the description gives it."""
+    found: dict[str, str] = {}
+    for pattern in _DOC_LINES:
+        for match in pattern.finditer(description[:_MAX_DOCUMENTED]):
+            found.setdefault(match.group("name"), match.group("text").strip())
+    return found
 
 
 def _documented_elsewhere(violation, doc):
@@ -116,15 +129,10 @@ def _documented_elsewhere(violation, doc):
         return None
     description = tool.get("description") if isinstance(tool, dict) else None
     name = pointer[-1]
-    if not isinstance(description, str) or name not in description:
+    text = _documented(description).get(name) if isinstance(description, str) else None
+    if not text:
         return None
-    escaped = re.escape(name)
-    for shape in _DOC_LINE:
-        match = re.search(shape.format(name=escaped), description)
-        if match:
-            text = match.group("text").strip()
-            shown = text if len(text) <= 60 else text[:57] + "..."
-            return Violation(pointer, f"Parameter '{name}' is described only in the tool's description "
-                                      f"('{name}: {shown}'); put that in the parameter's own description, "
-                                      "where clients that show parameters read it", severity=Severity.INFO)
-    return None
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    return Violation(pointer, f"Parameter '{name}' is described only in the tool's description "
+                              f"('{name}: {shown}'); put that in the parameter's own description, "
+                              "where clients that show parameters read it", severity=Severity.INFO)
