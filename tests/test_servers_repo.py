@@ -433,6 +433,11 @@ def test_init_says_a_typescript_server_must_be_built_first(tmp_path):
     (r"Traceback (most recent call last):\n  File \"/r/server.py\", line 17, in <module>\n    import boto3\n"
      r"ModuleNotFoundError: No module named 'boto3'", "ModuleNotFoundError: No module named 'boto3'"),
     (r"listening failed\nport 8000 in use", "port 8000 in use"),
+    # server-redis: a logger's tag before the error, then the frames of its stack
+    (r"[Redis Fatal] Server initialization failed\n[Redis Fatal] Error: Error: Max retries reached\n"
+     r"[Redis Fatal] Stack: Error: Max retries reached\n    at RedisSocket.connect (/r/socket.js:162:117)\n"
+     r"    at async runServer (file:///r/dist/index.js:240:9)", "[Redis Fatal] Error: Error: Max retries reached"),
+    (r"starting\nfatal: no config\n    at main (/r/index.js:3:1)", "fatal: no config"),
 ])
 def test_a_start_failure_is_told_by_its_exception_line(tail, gist):
     """One line that says what went wrong: Node prints its version after the error, and a Python

@@ -262,16 +262,21 @@ class StdioProcess:
 
 
 # A line that names an exception: Python's `ModuleNotFoundError: No module named 'mcp'`, Node's
-# `Error: Cannot find module ...` (which `Node.js v20` follows), Java's `...Exception: ...`.
-_EXCEPTION_LINE = re.compile(r"^(?:[\w.]*(?:Error|Exception)|Traceback)\b[^\n]*?:\s*\S")
+# `Error: Cannot find module ...` (which `Node.js v20` follows), Java's `...Exception: ...`, after
+# a logger's tag if any (`[Redis Fatal] Error: Max retries reached`).
+_EXCEPTION_LINE = re.compile(r"^(?:\[[^\]\n]{1,40}\]\s*)?(?:[\w.]*(?:Error|Exception)|Traceback)\b[^\n]*?:\s*\S")
+# Lines that say where, not what: stack frames, carets, Node's closing braces and version.
+_FRAME_LINE = re.compile(r"^(?:at\s|File \"|[\^~]+$|[{}]$|Node\.js v)")
 
 
 def stderr_gist(text: str) -> str:
-    """Of a server's stderr, the last line that names an exception, else its last line: a
-    crashing server's traceback or Node's error dump told in one line ('' when it wrote nothing)."""
+    """Of a server's stderr, the last line that names an exception, else its last line that is
+    not a stack frame: a crashing server's traceback or Node's error dump told in one line ('' when
+    it wrote nothing)."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     named = [line for line in lines if _EXCEPTION_LINE.match(line)]
-    return (named or lines or [""])[-1]
+    plain = [line for line in lines if not _FRAME_LINE.match(line)]
+    return (named or plain or lines or [""])[-1]
 
 
 def printable(text: str) -> str:
