@@ -140,7 +140,7 @@ def to_record(index: int, value) -> Record:
             record.sender = None
         if "http" in value and not isinstance(value["http"], dict):
             record.problem = (_new(Pointer, (index, "http")), "'http' must be an object")
-            record.http = None
+            record.set_http(None)
         if isinstance(value.get("probe"), str):
             record.probe = value["probe"]
         status = record.status

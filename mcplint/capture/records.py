@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from mcplint.document.pointer import Pointer
@@ -10,42 +9,61 @@ from mcplint.document.pointer import Pointer
 CLIENT, SERVER = "client", "server"
 
 
-@dataclass(slots=True)
 class Record:
-    index: int  # position in capture order (JSONL: line index; HAR: after sorting by start time)
-    base: Pointer  # where `message` sits in the file (JSONL: /<line index>/message)
-    sender: str | None  # CLIENT | SERVER | None (a plain JSON-RPC line: inferred by the session)
-    message: Any  # the JSON-RPC message (an array for a batch), or None for a bodiless HTTP exchange
-    http: dict | None = None  # client: method, url, headers; server: status, headers
-    problem: tuple[Pointer, str] | None = None  # the line is not a usable record: where and why
-    request: "Record | None" = None  # server HTTP record: the client record of the same HTTP exchange
-    raw_body: str | None = None  # an HTTP body that is not JSON (plain-text 403, HTML, ...)
-    http_base: Pointer | None = None  # where the HTTP facts are in the file (JSONL: /<line>/http)
-    header_pointers: dict[str, Pointer] | None = None  # lower-case name -> pointer (HAR header lists)
-    embedded: object = None  # har.Embedded: where the message's JSON sits inside a HAR string
-    probe: str | None = None  # `mcplint audit --record`: the probe that sent this deliberately odd request
-    size: int = 0  # bytes of the file it came from (JSONL: its line): what keeping it costs
-    lowered: dict | None = None  # header names lower-cased, built on first ask (http.header)
-    first_of: tuple | None = None  # (http.first_of_response's answer,) once asked: five rules ask
+    """(A plain class with slots: a million are built, and ``status`` and ``method``, which a
+    dozen rules ask of every HTTP record, are read once here, not by a property per ask.)"""
+
+    __slots__ = ("index", "base", "sender", "message", "http", "status", "method", "problem", "request",
+                 "raw_body", "http_base", "header_pointers", "embedded", "probe", "size", "lowered", "first_of")
+
+    def __init__(self, index: int, base: Pointer, sender: str | None, message: Any, http: dict | None = None,
+                 problem: tuple[Pointer, str] | None = None, request: "Record | None" = None,
+                 raw_body: str | None = None, http_base: Pointer | None = None,
+                 header_pointers: dict[str, Pointer] | None = None, embedded: object = None,
+                 probe: str | None = None, size: int = 0) -> None:
+        self.index = index  # position in capture order (JSONL: line index; HAR: after sorting by start time)
+        self.base = base  # where `message` sits in the file (JSONL: /<line index>/message)
+        self.sender = sender  # CLIENT | SERVER | None (a plain JSON-RPC line: inferred by the session)
+        self.message = message  # the JSON-RPC message (an array for a batch), or None for a bodiless HTTP exchange
+        self.set_http(http)  # client: method, url, headers; server: status, headers
+        self.problem = problem  # the line is not a usable record: where and why
+        self.request = request  # server HTTP record: the client record of the same HTTP exchange
+        self.raw_body = raw_body  # an HTTP body that is not JSON (plain-text 403, HTML, ...)
+        self.http_base = http_base  # where the HTTP facts are in the file (JSONL: /<line>/http)
+        self.header_pointers = header_pointers  # lower-case name -> pointer (HAR header lists)
+        self.embedded = embedded  # har.Embedded: where the message's JSON sits inside a HAR string
+        self.probe = probe  # `mcplint audit --record`: the probe that sent this deliberately odd request
+        self.size = size  # bytes of the file it came from (JSONL: its line): what keeping it costs
+        self.lowered: dict | None = None  # header names lower-cased, built on first ask (http.header)
+        self.first_of: tuple | None = None  # (http.first_of_response's answer,) once asked: five rules ask
+
+    def set_http(self, http: dict | None) -> None:
+        """Give the record its HTTP facts (or take them away): ``status`` (an int, not a bool)
+        and the upper-case ``method`` follow them."""
+        self.http = http
+        if not http or type(http) is not dict and not isinstance(http, dict):  # a bad `http` is MCP600's
+            self.status = self.method = None
+            return
+        status, method = http.get("status"), http.get("method")
+        if type(status) is not int and (not isinstance(status, int) or isinstance(status, bool)):
+            status = None
+        self.status = status
+        self.method = method if method is None else method.upper() if isinstance(method, str) else None
+
+    def __repr__(self) -> str:
+        return f"Record({self.index}, {self.base!r}, {self.sender!r}, status={self.status!r}, method={self.method!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Record):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  (as the dataclass it replaces: mutable, not hashable)
 
     @property
     def line_pointer(self) -> Pointer:
         """The whole record (the JSONL line, the HAR entry)."""
         return Pointer(self.base[:-1]) if self.base and self.base[-1] == "message" else self.base
-
-    @property
-    def status(self) -> int | None:
-        http = self.http
-        if not http:
-            return None
-        status = http.get("status")
-        return status if type(status) is int or (isinstance(status, int) and not isinstance(status, bool)) else None
-
-    @property
-    def method(self) -> str | None:
-        http = self.http
-        method = http.get("method") if http else None
-        return method.upper() if isinstance(method, str) else None
 
     def header(self, name: str) -> str | None:
         """An HTTP header's value; names compare case-insensitively."""

@@ -91,22 +91,22 @@ class Message:
         return Message(slim, data, self.ptr, self.sender, self.kind, self.in_batch, stub=True)
 
 
-@dataclass(slots=True)
 class Exchange:
-    """A request and the response that answered it (same id, opposite direction)."""
+    """A request and the response that answered it (same id, opposite direction); its method
+    and tool name are read once here: every exchange rule asks for them."""
 
-    request: Message
-    response: Message
-    tool: tuple[Pointer, dict] | None = None  # tools/call: the definition from tools/list, if seen
+    __slots__ = ("request", "response", "tool", "method", "tool_name")
 
-    @property
-    def method(self) -> str | None:
-        return self.request.method
+    def __init__(self, request: Message, response: Message, tool: tuple[Pointer, dict] | None = None) -> None:
+        self.request = request
+        self.response = response
+        self.tool = tool  # tools/call: the definition from tools/list, if seen
+        self.method: str | None = request.method
+        name = request.params.get("name")
+        self.tool_name: str | None = name if type(name) is str or isinstance(name, str) else None
 
-    @property
-    def tool_name(self) -> str | None:
-        name = self.request.params.get("name")
-        return name if isinstance(name, str) else None
+    def __repr__(self) -> str:
+        return f"Exchange({self.method or '?'} {self.request.id!r})"
 
 
 def kind_of(data: Any) -> str:
