@@ -11,6 +11,25 @@ from mcplint.rule import CAPTURE, MANIFEST, RuleContext, TrafficRule
 HOOKS = ("check_record", "check_message", "check_exchange", "check_session")
 
 
+class ContentGroup:
+    """The content rules one exchange goes to, walked together: ``entries`` (rule, ctx,
+    check_walk), ``unplain`` the ones that still look at a result of plain text blocks only,
+    and ``assessed`` once their checklist items are marked (the first walked result does it
+    for all: each rule marks its item on every walk, and marking is for good)."""
+
+    __slots__ = ("entries", "unplain", "assessed")
+
+    def __init__(self) -> None:
+        self.entries: list[tuple] = []
+        self.unplain: list[tuple] = []
+        self.assessed = False
+
+    def add(self, rule, ctx) -> None:
+        self.entries.append((rule, ctx, rule.check_walk))
+        if not rule.skip_plain:
+            self.unplain.append(self.entries[-1])
+
+
 class Dispatch:
     """The dispatch tables of ``lint._Linter`` (its plan, path, session and shard: the codes
     of the rules this process runs, None for all)."""
@@ -34,7 +53,8 @@ class Dispatch:
         """The check_exchange hooks for an exchange of this method that failed (a JSON-RPC
         error or an isError result) or not. The content rules (MCP724-MCP734) that keep
         ContentRule's check_exchange come as one entry, (None, None, [(rule, ctx, check_walk)]):
-        the linter walks the result once for them and calls only the ones with work to do."""
+        the linter walks the result once for them and calls only the ones with work to do
+        (see ``ContentGroup``)."""
         key = (version, "check_exchange", method, failed)
         found = self._dispatch.get(key)
         if found is None:
@@ -45,9 +65,9 @@ class Dispatch:
                     continue
                 if type(rule).check_exchange is ContentRule.check_exchange:
                     if group is None:
-                        group = []
+                        group = ContentGroup()
                         found.append((None, None, group))
-                    group.append((rule, entry[1], rule.check_walk))
+                    group.add(rule, entry[1])
                 else:
                     found.append(entry)
             if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods

@@ -28,14 +28,17 @@ def header(record: Record, name: str) -> str | None:
     if lowered is None:
         http = record.http
         headers = http.get("headers") if http else None
-        lowered = {}
-        if isinstance(headers, dict):
-            for key, value in headers.items():
-                if isinstance(key, str):
-                    lowered.setdefault(key.lower(), value if isinstance(value, str) else str(value))
+        if type(headers) is dict:
+            try:  # reversed: of two spellings of one name, the first wins
+                lowered = {key.lower(): value for key, value in reversed(headers.items())}
+            except AttributeError:  # a name that is not a string (not from JSON; a test's dict)
+                lowered = {key.lower(): value for key, value in reversed(headers.items()) if isinstance(key, str)}
+        else:
+            lowered = {}
         if http:  # a record without HTTP facts now may be given them later (HAR pairing)
             record.lowered = lowered
-    return lowered.get(name)
+    value = lowered.get(name)
+    return value if value is None or type(value) is str else str(value)
 
 
 def request_of(record: Record, session) -> Record | None:

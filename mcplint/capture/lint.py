@@ -250,22 +250,23 @@ class _Linter(Dispatch):
         if member is not None and exchange.response.result is not None:
             self._lint_list_page(exchange, member)
 
-    def _content_rules(self, exchange: Exchange, group: list) -> None:
-        """What ContentRule.check_exchange does for each rule of ``group``, with one walk."""
+    def _content_rules(self, exchange: Exchange, group) -> None:
+        """What ContentRule.check_exchange does for each rule of ``group`` (a
+        dispatch.ContentGroup), with one walk."""
         session = self.session
         version = session.version
         walk = content.walk(exchange, version)
         if walk is None:
             return
-        assessed, plain = session.assessed, walk.plain
-        add = self.raw.append
-        for rule, ctx, check_walk in group:
-            if rule.checklist[0] not in assessed:
+        if not group.assessed:
+            for rule, _, _ in group.entries:
                 session.assess(rule)
-            if plain and rule.skip_plain:
-                continue
+            group.assessed = True
+        add = self.raw.append
+        tool = exchange.tool_name if exchange.method == "tools/call" else None
+        for rule, ctx, check_walk in group.unplain if walk.plain else group.entries:
             for v in check_walk(walk, version):
-                add((rule, v.bounded(), exchange.tool_name if exchange.method == "tools/call" else None))
+                add((rule, v.bounded(), tool))
 
     def _lint_list_page(self, exchange: Exchange, member: str) -> None:
         """Every manifest rule on a tools/list, prompts/list, resources/list or
