@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.http import first_of_response, foreign_origin, is_success, split_host
+from mcplint.capture.ordinary import ORDINARY_ANSWER
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -49,6 +50,7 @@ class ForeignOriginAccepted(TrafficRule):
     versions = versions.since(versions.V2025_11_25)
     needs = "request with a foreign Origin"
     remedy = "reject it with 403 Forbidden"  # MCP822 says this for the versions before 403 was fixed
+    quiet_on = frozenset({ORDINARY_ANSWER})  # see mcplint.capture.ordinary
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)

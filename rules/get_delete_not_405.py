@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.http import first_of_response
+from mcplint.capture.ordinary import ORDINARY_ANSWER
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -35,6 +36,7 @@ class GetDelete405Missing(TrafficRule):
     category = "protocol"
     severity = Severity.WARNING
     versions = versions.since(versions.V2026_07_28)
+    quiet_on = frozenset({ORDINARY_ANSWER})  # see mcplint.capture.ordinary
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)

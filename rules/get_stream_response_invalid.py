@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.http import first_of_response, header, is_success, media_type
+from mcplint.capture.ordinary import ORDINARY_ANSWER
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -32,6 +33,7 @@ class GetStreamResponseInvalid(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     versions = versions.since(versions.V2025_03_26) & versions.until(versions.V2025_11_25)
+    quiet_on = frozenset({ORDINARY_ANSWER})  # see mcplint.capture.ordinary
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)

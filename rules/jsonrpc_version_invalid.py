@@ -1,4 +1,5 @@
 from mcplint.capture.records import SERVER
+from mcplint.capture.ordinary import PLAIN_SUCCESS
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 from mcplint.tool_fields import show
@@ -31,6 +32,7 @@ class JsonrpcVersionInvalid(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     needs = "server message"
+    quiet_on = frozenset({PLAIN_SUCCESS})  # see mcplint.capture.ordinary
 
     def check_message(self, message, session, ctx):
         data = message.data

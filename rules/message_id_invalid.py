@@ -1,6 +1,7 @@
 from mcplint.capture.envelope import valid_id
 from mcplint.capture.records import SERVER
 from mcplint.capture.session import REQUEST, RESPONSE
+from mcplint.capture.ordinary import PLAIN_SUCCESS
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 from mcplint.tool_fields import show
@@ -36,6 +37,7 @@ class MessageIdInvalid(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     needs = "server message"
+    quiet_on = frozenset({PLAIN_SUCCESS})  # see mcplint.capture.ordinary
 
     def check_message(self, message, session, ctx):
         if message.sender != SERVER or message.kind not in (REQUEST, RESPONSE):

@@ -2,6 +2,7 @@ from mcplint import versions
 from mcplint.capture.http import first_of_response, has_body, is_success, kinds, only_notifications_or_responses
 from mcplint.capture.legacy_sse import is_http_sse_post
 from mcplint.capture.session import NOTIFICATION
+from mcplint.capture.ordinary import ORDINARY_ANSWER
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -38,6 +39,7 @@ class NotificationStatusNot202(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     versions = versions.since(versions.V2025_03_26)  # Streamable HTTP
+    quiet_on = frozenset({ORDINARY_ANSWER})  # see mcplint.capture.ordinary
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)

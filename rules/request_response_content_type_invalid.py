@@ -1,11 +1,9 @@
 from mcplint import versions
-from mcplint.capture.http import carries_request, first_of_response, has_body, header, is_success, media_type
+from mcplint.capture.http import ALLOWED_ANSWER_TYPES, carries_request, first_of_response, has_body, header, is_success, media_type
 from mcplint.capture.legacy_sse import is_http_sse_post
+from mcplint.capture.ordinary import ORDINARY_ANSWER
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
-
-ALLOWED = ("application/json", "text/event-stream")
-
 
 class RequestResponseContentTypeInvalid(TrafficRule):
     """A POST carrying a request is answered without a JSON or SSE body.
@@ -40,6 +38,7 @@ class RequestResponseContentTypeInvalid(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     versions = versions.since(versions.V2025_03_26)  # Streamable HTTP; HTTP+SSE answers POSTs with 202
+    quiet_on = frozenset({ORDINARY_ANSWER})  # see mcplint.capture.ordinary
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)
@@ -53,7 +52,7 @@ class RequestResponseContentTypeInvalid(TrafficRule):
                 record.http_pointer / "status",
                 f"POST carrying a request answered {record.status} without a body; answer with application/json or text/event-stream",
             )
-        elif media_type(content_type) not in ALLOWED:
+        elif media_type(content_type) not in ALLOWED_ANSWER_TYPES:
             where = record.header_pointer("content-type") if content_type is not None else record.http_pointer / "headers"
             shown = f"Content-Type {content_type!r}" if content_type is not None else "no Content-Type"
             yield Violation(where, f"Response to a request has {shown}; use application/json or text/event-stream")

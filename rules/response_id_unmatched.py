@@ -2,6 +2,7 @@ from mcplint.capture.envelope import http_request_message, valid_id
 from mcplint.capture.errors import bad_request_kind
 from mcplint.capture.records import CLIENT, SERVER
 from mcplint.capture.session import RESPONSE, id_key
+from mcplint.capture.ordinary import PLAIN_SUCCESS
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 from mcplint.tool_fields import show
@@ -38,6 +39,7 @@ class ResponseIdUnmatched(TrafficRule):
     category = "protocol"
     severity = Severity.WARNING
     needs = "server response"
+    quiet_on = frozenset({PLAIN_SUCCESS})  # see mcplint.capture.ordinary
 
     def check_message(self, message, session, ctx):
         if message.sender != SERVER or message.kind != RESPONSE or not valid_id(message.id):

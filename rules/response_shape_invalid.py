@@ -1,5 +1,6 @@
 from mcplint.capture.records import SERVER
 from mcplint.capture.session import INVALID, RESPONSE
+from mcplint.capture.ordinary import PLAIN_SUCCESS
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -32,6 +33,7 @@ class ResponseShapeInvalid(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     needs = "server response"
+    quiet_on = frozenset({PLAIN_SUCCESS})  # see mcplint.capture.ordinary
 
     def check_message(self, message, session, ctx):
         data = message.data

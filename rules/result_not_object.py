@@ -1,5 +1,6 @@
 from mcplint.capture.records import SERVER
 from mcplint.capture.session import RESPONSE
+from mcplint.capture.ordinary import PLAIN_SUCCESS
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 from mcplint.tool_fields import show
@@ -33,6 +34,7 @@ class ResultNotObject(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     needs = "server response"
+    quiet_on = frozenset({PLAIN_SUCCESS})  # see mcplint.capture.ordinary
 
     def check_message(self, message, session, ctx):
         if message.sender != SERVER or message.kind != RESPONSE or "result" not in message.data:

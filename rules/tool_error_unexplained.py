@@ -1,4 +1,5 @@
 from mcplint.capture.error_texts import text_blocks
+from mcplint.capture.ordinary import PLAIN_SUCCESS
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -33,6 +34,7 @@ class ToolErrorUnexplained(TrafficRule):
     category = "protocol"
     severity = Severity.WARNING
     needs = "invalid-params (-32602) error or isError tool result"
+    quiet_on = frozenset({PLAIN_SUCCESS})  # see mcplint.capture.ordinary
 
     def check_message(self, message, session, ctx):
         if message.sender != "server" or message.kind != "response":

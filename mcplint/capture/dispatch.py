@@ -6,6 +6,9 @@ can be about it."""
 from __future__ import annotations
 
 from mcplint.capture.content_rule import ContentRule
+from mcplint.capture.ordinary import ORDINARY_ANSWER, PLAIN_SUCCESS, ordinary_answer, plain_success
+from mcplint.capture.records import SERVER
+from mcplint.capture.session import RESPONSE
 from mcplint.rule import CAPTURE, MANIFEST, RuleContext, TrafficRule
 
 HOOKS = ("check_record", "check_message", "check_exchange", "check_session")
@@ -33,6 +36,8 @@ class ContentGroup:
 class Dispatch:
     """The dispatch tables of ``lint._Linter`` (its plan, path, session and shard: the codes
     of the rules this process runs, None for all)."""
+
+    shortcuts = True  # False: call the quiet rules too (tests/test_ordinary.py compares)
 
     def hooks(self, version: str) -> dict[str, list]:
         found = self._hooks.get(version)
@@ -87,19 +92,29 @@ class Dispatch:
                 and (not entry[0].errors_only or has_error)
                 and (entry[0].methods is None or message.method in entry[0].methods)
             ]
+            if message.sender == SERVER and message.kind == RESPONSE:
+                found = _with_quieter(found, PLAIN_SUCCESS)
             if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods
                 self._dispatch[key] = found
+        if type(found) is tuple:
+            return found[1] if self.shortcuts and plain_success(message, self.session) else found[0]
         return found
 
-    def record_hooks(self, version: str, sender: str | None, status: int | None) -> list:
+    def record_hooks(self, version: str, record) -> list:
+        sender, status = record.sender, record.status
         key = (version, "check_record", sender, status)
         found = self._dispatch.get(key)
         if found is None:
-            found = self._dispatch[key] = [
+            found = [
                 entry for entry in self.hooks(version)["check_record"]
                 if (entry[0].senders is None or sender is None or sender in entry[0].senders)
                 and (entry[0].statuses is None or status in entry[0].statuses)
             ]
+            if sender == SERVER:
+                found = _with_quieter(found, ORDINARY_ANSWER)
+            self._dispatch[key] = found
+        if type(found) is tuple:
+            return found[1] if self.shortcuts and ordinary_answer(record, self.session) else found[0]
         return found
 
     def manifest_rules(self, version: str) -> list:
@@ -112,3 +127,8 @@ class Dispatch:
             ]
         return found
 
+
+def _with_quieter(hooks: list, predicate: str):
+    """``hooks``, or (hooks, the ones left when ``predicate`` holds) when some are quiet then."""
+    quieter = [entry for entry in hooks if predicate not in entry[0].quiet_on]
+    return (hooks, quieter) if len(quieter) < len(hooks) else hooks

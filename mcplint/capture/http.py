@@ -18,6 +18,8 @@ from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, kind_of
 
 SESSION_HEADER = "mcp-session-id"
 VERSION_HEADER = "mcp-protocol-version"
+# What a POST holding a request may be answered with (MCP816): one JSON object or an SSE stream.
+ALLOWED_ANSWER_TYPES = ("application/json", "text/event-stream")
 
 
 def header(record: Record, name: str) -> str | None:
@@ -253,7 +255,7 @@ def after_initialization(session) -> bool:
 
 
 __all__ = [
-    "CLIENT", "SERVER", "SESSION_HEADER", "VERSION_HEADER", "SessionIds", "after_initialization", "header",
+    "ALLOWED_ANSWER_TYPES", "CLIENT", "SERVER", "SESSION_HEADER", "VERSION_HEADER", "SessionIds", "after_initialization", "header",
     "carries_request", "challenges", "first_of_response", "foreign_origin", "has_body", "is_loopback",
     "is_success", "kinds", "media_type", "names_resource_metadata", "only_notifications_or_responses", "request_of", "request_url",
     "rpc_method", "session_id_ok", "session_ids", "split_host",

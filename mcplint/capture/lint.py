@@ -211,7 +211,7 @@ class _Linter(Dispatch):
             session.seen["http"] += 1
         # `for v in hook(...)`, not list(hook(...)): a hook that finds nothing costs half as much.
         add = self.raw.append
-        for rule, ctx, hook in self.record_hooks(session.version, record.sender, record.status):
+        for rule, ctx, hook in self.record_hooks(session.version, record):
             for v in hook(record, session, ctx):
                 add((rule, v.bounded(), None))
         if record.sender == CLIENT and record.http:

@@ -1,0 +1,56 @@
+"""Plainly ordinary traffic, recognised once for a family of rules.
+
+Most of a capture is the same few shapes over and over: a server's successful answer to a
+pending request, an HTTP 200 with a JSON body to a POSTed request. A rule that can find
+nothing in such a message, and changes no state when it looks, says so with
+``quiet_on = frozenset({PLAIN_SUCCESS})`` (or ``ORDINARY_ANSWER``); the dispatcher then asks
+the predicate below once per message or record instead of calling each of those rules to
+return at once. Each predicate's docstring is the contract: what it guarantees, rule by rule.
+tests/test_ordinary.py checks the contract on every capture we have (the same findings and
+checklist with and without the shortcut, and each quiet rule silent wherever its predicate
+holds).
+"""
+
+from __future__ import annotations
+
+from mcplint.capture.http import ALLOWED_ANSWER_TYPES, first_of_response, header, media_type
+from mcplint.capture.records import CLIENT
+from mcplint.capture.session import id_key
+
+PLAIN_SUCCESS = "plain-success"  # check_message of a server's response
+ORDINARY_ANSWER = "ordinary-answer"  # check_record of a server's HTTP record
+
+
+def plain_success(message, session) -> bool:
+    """A server response (the dispatcher asks only of those) with ``"jsonrpc": "2.0"``
+    (MCP610), a string or integer id (MCP611) of a request the client has pending (MCP615), a
+    result object (MCP613) and no error member (MCP612), whose result is not ``isError: true``
+    (MCP709, MCP712 judge only errors and isError results)."""
+    ident = message.id
+    kind = type(ident)
+    if kind is not int and kind is not str:  # (a bool's type is bool, not int)
+        return False
+    data = message.data
+    result = message.result
+    return (result is not None and "error" not in data and data.get("jsonrpc") == "2.0"
+            and result.get("isError") is not True and (CLIENT, id_key(ident)) in session.pending)
+
+
+def ordinary_answer(record, session) -> bool:
+    """A server HTTP record (the dispatcher asks only of those) that is not the first of its
+    HTTP response (later SSE events: MCP815-MCP818, MCP821 and MCP822 judge a response once),
+    or that answers a POST holding one JSON-RPC request with a 2xx other than 202 and a JSON or
+    SSE body (MCP815 judges POSTs of notifications, MCP816 other types and bodiless answers,
+    MCP817 GETs, MCP818 GETs and DELETEs), without an Origin header (MCP821, MCP822). (Whether
+    the POST went to an HTTP+SSE endpoint does not matter: MCP815 and MCP816 pass those.)"""
+    request = first_of_response(record, session)
+    if request is None:
+        return True
+    status = record.status
+    if status is None or not 200 <= status < 300 or status == 202 or request.method != "POST":
+        return False
+    body = request.message
+    if type(body) is not dict or "method" not in body or "id" not in body:
+        return False
+    return (media_type(header(record, "content-type")) in ALLOWED_ANSWER_TYPES
+            and header(request, "origin") is None)
