@@ -12,7 +12,8 @@ and the report is sorted by location and rule).
 Rules that share state another rule updates lazily (``first_of_response``, ``session_ids``:
 the first caller on a record moves them on) stay together in the parent, with the rules
 that read ``content``'s walk of each result (one walk, cached, serves them all) and the
-manifest rules of tools/list pages. The child gets the other rules with a ``check_exchange``
+manifest rules of tools/list pages, and the rules that read HTTP headers (lower-cased once per
+record, for the parent's HTTP rules). The child gets the other rules with a ``check_exchange``
 hook: about half of the work (the benchmark transcript's shards take within 10 % of each other).
 
 Only regular files of at least MIN_BYTES, with two usable CPUs, fork on a single-threaded
@@ -32,6 +33,9 @@ import threading
 MIN_BYTES = 4 << 20  # below this the rules take less than a fork and a second read cost
 SHARED_STATE = ("first_of_response", "session_ids")  # lazily advanced by the rules that call them
 SHARED_WALK = ("content",)  # mcplint.capture.content: one cached walk of each result, for the content rules
+# http.header: each record's header names are lower-cased once, on the first ask; the HTTP
+# rules ask of every record in the parent, so a rule reading headers costs less there.
+SHARED_FACTS = ("header",)
 
 in_pool_worker = False  # set by mcplint.parallel in its workers
 
@@ -55,7 +59,7 @@ def split_rules(rules) -> tuple[frozenset[str], frozenset[str]] | None:
     for rule in rules:
         kind = type(rule)
         module = sys.modules.get(kind.__module__)
-        shared = module is not None and any(name in vars(module) for name in SHARED_STATE + SHARED_WALK)
+        shared = module is not None and any(name in vars(module) for name in SHARED_STATE + SHARED_WALK + SHARED_FACTS)
         if (isinstance(rule, TrafficRule) and not shared and kind.check_exchange is not ContentRule.check_exchange
                 and kind.check_exchange is not TrafficRule.check_exchange):
             child.add(rule.code)
