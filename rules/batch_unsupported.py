@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.records import CLIENT
+from mcplint.capture.ordinary import PLAIN_CALL
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -34,6 +35,7 @@ class BatchUnsupported(TrafficRule):
     severity = Severity.WARNING
     versions = versions.since(versions.V2025_06_18)  # 2025-03-26 has batches; 2024-11-05 never forbade them
     needs = "JSON-RPC batch"
+    quiet_on = frozenset({PLAIN_CALL})  # see mcplint.capture.ordinary
 
     def check_exchange(self, exchange, session, ctx):
         if not exchange.request.in_batch or exchange.request.sender != CLIENT or exchange.response.result is None:

@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.records import CLIENT
+from mcplint.capture.ordinary import PLAIN_CALL
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -53,6 +54,7 @@ class MethodWithoutCapability(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     needs = "successful request"
+    quiet_on = frozenset({PLAIN_CALL})  # see mcplint.capture.ordinary
 
     def check_exchange(self, exchange, session, ctx):
         method = exchange.method

@@ -1,6 +1,7 @@
 from mcplint import versions
 from mcplint.capture.records import CLIENT
 from mcplint.capture.session_start import hold, in_unseen_session, released
+from mcplint.capture.ordinary import PLAIN_CALL
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -46,6 +47,7 @@ class RequestAnsweredBeforeInitialize(TrafficRule):
     severity = Severity.WARNING
     versions = versions.until(versions.V2025_11_25)
     needs = "request before initialize"
+    quiet_on = frozenset({PLAIN_CALL})  # see mcplint.capture.ordinary
 
     def check_exchange(self, exchange, session, ctx):
         request = exchange.request

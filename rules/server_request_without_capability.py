@@ -2,6 +2,7 @@ from mcplint import versions
 from mcplint.capture.envelope import is_stateless_request
 from mcplint.capture.session import CLIENT, REQUEST, SERVER
 from mcplint.document.pointer import Pointer
+from mcplint.capture.ordinary import PLAIN_CALL
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -88,6 +89,7 @@ class ServerRequestWithoutCapability(TrafficRule):
     severity = Severity.ERROR
     methods = frozenset(CAPABILITY) | _MAY_ASK
     needs = "server request to the client, or 2026-07-28 input_required result"
+    quiet_on = frozenset({PLAIN_CALL})  # see mcplint.capture.ordinary
 
     def check_message(self, message, session, ctx):
         if message.sender != SERVER or message.kind != REQUEST or message.method not in CAPABILITY:

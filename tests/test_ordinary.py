@@ -20,7 +20,19 @@ from test_split import CORPUS, _lint, _stitched
 PREDICATES = {
     ordinary.PLAIN_SUCCESS: ("check_message", ordinary.plain_success),
     ordinary.ORDINARY_ANSWER: ("check_record", ordinary.ordinary_answer),
+    ordinary.PLAIN_CALL: ("check_exchange", ordinary.plain_call),
 }
+
+
+def _asked(hook_name: str, item) -> bool:
+    """Whether the dispatcher asks the predicate of this message, record or exchange."""
+    if hook_name == "check_message":
+        return item.sender == "server" and item.kind == "response"
+    if hook_name == "check_record":
+        return item.sender == "server"
+    response = item.response
+    failed = response.error is not None or (response.result is not None and response.result.get("isError") is True)
+    return item.method == "tools/call" and not failed
 
 
 def _near_misses(tmp_path: Path, version: str) -> Path:
@@ -60,6 +72,36 @@ def _near_misses(tmp_path: Path, version: str) -> Path:
     return path
 
 
+def _calls(tmp_path: Path, version: str, capabilities: dict) -> Path:
+    """tools/call answers over stdio: a plain one, then near misses of ``plain_call``."""
+    def call(ident, name="t"):
+        return {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": {"name": name, "arguments": {}}}
+
+    def answer(ident, **result):
+        return {"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": "ok"}], **result}}
+
+    pairs = [
+        ({"jsonrpc": "2.0", "id": 0, "method": "tools/list"},  # before initialize, as is the call after it
+         {"jsonrpc": "2.0", "id": 0, "result": {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}}),
+        (call(1), answer(1)),
+        ({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
+            "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+         {"jsonrpc": "2.0", "id": 2, "result": {"protocolVersion": version, "capabilities": capabilities,
+                                                 "serverInfo": {"name": "s", "version": "1"}}}),
+        ({"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
+         {"jsonrpc": "2.0", "id": 3, "result": {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}}),
+        (call(4), answer(4)), (call(5, "gone"), answer(5)), ([call(6)], [answer(6)]),
+        (call(7), answer(7, resultType="input_required")), (call(8), answer(8, isError=True)),
+    ]
+    lines = []
+    for request, response in pairs:
+        lines.append(json.dumps({"from": "client", "message": request}))
+        lines.append(json.dumps({"from": "server", "message": response}))
+    path = tmp_path / f"calls-{version}-{next(iter(capabilities))}.jsonl"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return path
+
+
 def _line(sender: str, message, method_or_status, headers: dict, url: str = "/mcp") -> str:
     if sender == "client":
         http = {"method": method_or_status, "url": f"http://127.0.0.1:8000{url}", "headers": headers}
@@ -73,7 +115,9 @@ def _captures(tmp_path: Path) -> list[Path]:
     if CORPUS.is_dir():
         found += sorted(CORPUS.rglob("*.jsonl")) + sorted(CORPUS.rglob("*.har"))
     near = [_near_misses(tmp_path, version) for version in ("2025-06-18", "2025-11-25", "2026-07-28")]
-    return [*near, _stitched(tmp_path), *found]
+    calls = [_calls(tmp_path, version, capabilities) for version in ("2025-06-18", "2025-11-25", "2026-07-28")
+             for capabilities in ({"tools": {}}, {"prompts": {}})]
+    return [*near, *calls, _stitched(tmp_path), *found]
 
 
 def _quiet_rules(plan) -> list[TrafficRule]:
@@ -101,9 +145,8 @@ def test_quiet_rules_find_nothing_where_their_predicate_holds(tmp_path, monkeypa
             hook_name, predicate = PREDICATES[name]
             original = getattr(rule, hook_name)
 
-            def checked(item, session, ctx, rule=rule, original=original, predicate=predicate):
-                quiet = (item.sender == "server" and (hook_name == "check_record" or item.kind == "response")
-                         and predicate(item, session))
+            def checked(item, session, ctx, rule=rule, original=original, predicate=predicate, hook_name=hook_name):
+                quiet = _asked(hook_name, item) and predicate(item, session)
                 before = set(session.assessed)
                 found = list(original(item, session, ctx))
                 if quiet:

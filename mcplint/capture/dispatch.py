@@ -6,7 +6,8 @@ can be about it."""
 from __future__ import annotations
 
 from mcplint.capture.content_rule import ContentRule
-from mcplint.capture.ordinary import ORDINARY_ANSWER, PLAIN_SUCCESS, ordinary_answer, plain_success
+from mcplint.capture.ordinary import (ORDINARY_ANSWER, PLAIN_CALL, PLAIN_SUCCESS, ordinary_answer, plain_call,
+                                      plain_success)
 from mcplint.capture.records import SERVER
 from mcplint.capture.session import RESPONSE
 from mcplint.rule import CAPTURE, MANIFEST, RuleContext, TrafficRule
@@ -54,12 +55,13 @@ class Dispatch:
                         found[hook].append((rule, ctx, getattr(rule, hook)))
         return found
 
-    def exchange_hooks(self, version: str, method: str | None, failed: bool) -> list:
-        """The check_exchange hooks for an exchange of this method that failed (a JSON-RPC
-        error or an isError result) or not. The content rules (MCP724-MCP734) that keep
-        ContentRule's check_exchange come as one entry, (None, None, [(rule, ctx, check_walk)]):
+    def exchange_hooks(self, version: str, exchange, failed: bool) -> list:
+        """The check_exchange hooks for an exchange, by its method and whether it failed (a
+        JSON-RPC error or an isError result). The content rules (MCP724-MCP734) that keep
+        ContentRule's check_exchange come as one entry, (None, None, a ContentGroup):
         the linter walks the result once for them and calls only the ones with work to do
         (see ``ContentGroup``)."""
+        method = exchange.method
         key = (version, "check_exchange", method, failed)
         found = self._dispatch.get(key)
         if found is None:
@@ -75,8 +77,12 @@ class Dispatch:
                     group.add(rule, entry[1])
                 else:
                     found.append(entry)
+            if method == "tools/call" and not failed:
+                found = _with_quieter(found, PLAIN_CALL)
             if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods
                 self._dispatch[key] = found
+        if type(found) is tuple:
+            return found[1] if self.shortcuts and plain_call(exchange, self.session) else found[0]
         return found
 
     def message_hooks(self, version: str, message) -> list:
@@ -130,5 +136,5 @@ class Dispatch:
 
 def _with_quieter(hooks: list, predicate: str):
     """``hooks``, or (hooks, the ones left when ``predicate`` holds) when some are quiet then."""
-    quieter = [entry for entry in hooks if predicate not in entry[0].quiet_on]
+    quieter = [entry for entry in hooks if entry[0] is None or predicate not in entry[0].quiet_on]
     return (hooks, quieter) if len(quieter) < len(hooks) else hooks

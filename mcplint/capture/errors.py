@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from mcplint import versions
+from mcplint.capture.ordinary import PLAIN_CALL
 from mcplint.capture.session import SERVER
 from mcplint.rule import TrafficRule, Violation
 
@@ -243,6 +244,7 @@ class UnknownToolRule(TrafficRule):
     methods = frozenset({"notifications/tools/list_changed", "tools/list", "tools/call"})
     checklist = (9,)
     needs = "tools/call of a tool missing from a complete tools/list"
+    quiet_on = frozenset({PLAIN_CALL})  # see mcplint.capture.ordinary
 
     def check_message(self, message, session, ctx):
         if message.kind == "notification" and message.method == "notifications/tools/list_changed":

@@ -240,7 +240,7 @@ class _Linter(Dispatch):
         result = response.result
         failed = response.error is not None or (result is not None and result.get("isError") is True)
         add = self.raw.append
-        for rule, ctx, hook in self.exchange_hooks(session.version, exchange.method, failed):
+        for rule, ctx, hook in self.exchange_hooks(session.version, exchange, failed):
             if rule is None:
                 self._content_rules(exchange, hook)
                 continue

@@ -3,7 +3,7 @@
 Most of a capture is the same few shapes over and over: a server's successful answer to a
 pending request, an HTTP 200 with a JSON body to a POSTed request. A rule that can find
 nothing in such a message, and changes no state when it looks, says so with
-``quiet_on = frozenset({PLAIN_SUCCESS})`` (or ``ORDINARY_ANSWER``); the dispatcher then asks
+``quiet_on = frozenset({PLAIN_SUCCESS})`` (or ``ORDINARY_ANSWER``, ``PLAIN_CALL``); the dispatcher then asks
 the predicate below once per message or record instead of calling each of those rules to
 return at once. Each predicate's docstring is the contract: what it guarantees, rule by rule.
 tests/test_ordinary.py checks the contract on every capture we have (the same findings and
@@ -19,6 +19,7 @@ from mcplint.capture.session import id_key
 
 PLAIN_SUCCESS = "plain-success"  # check_message of a server's response
 ORDINARY_ANSWER = "ordinary-answer"  # check_record of a server's HTTP record
+PLAIN_CALL = "plain-call"  # check_exchange of a tools/call that did not fail
 
 
 def plain_success(message, session) -> bool:
@@ -54,3 +55,18 @@ def ordinary_answer(record, session) -> bool:
         return False
     return (media_type(header(record, "content-type")) in ALLOWED_ANSWER_TYPES
             and header(request, "origin") is None)
+
+
+def plain_call(exchange, session) -> bool:
+    """A tools/call exchange that did not fail (the dispatcher asks only of those) with a
+    result of no ``resultType`` (MCP638 judges 2026-07-28's input_required results), asking
+    for a tool the session's tools/list has (MCP705, MCP706 judge calls of unknown tools), not
+    sent in a batch (MCP620), after initialize (MCP625), by a server that declared the tools
+    capability or whose capabilities are unknown (MCP631)."""
+    if exchange.tool is None or session.initialize is None or exchange.request.in_batch:
+        return False
+    result = exchange.response.result
+    if result is None or "resultType" in result:
+        return False
+    capabilities = session.server_capabilities
+    return capabilities is None or type(capabilities.get("tools")) is dict
