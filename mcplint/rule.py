@@ -157,6 +157,8 @@ class TrafficRule(Rule):
     # `error` member, check_exchange only for failed exchanges (an error or an isError result).
     kinds: ClassVar[frozenset[str] | None] = None
     errors_only: ClassVar[bool] = False
+    # When set, check_record runs only for records that are not usable (``record.problem``).
+    problems_only: ClassVar[bool] = False
     # Names of mcplint.capture.ordinary's predicates (PLAIN_SUCCESS for check_message,
     # ORDINARY_ANSWER for check_record) under which the rule finds nothing and changes no
     # state: the engine asks the predicate once instead of calling each such rule.

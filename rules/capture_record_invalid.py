@@ -29,6 +29,7 @@ class CaptureRecordInvalid(TrafficRule):
     name = "capture-record-invalid"
     category = "protocol"
     severity = Severity.ERROR
+    problems_only = True
 
     def check_record(self, record, session, ctx):
         if record.problem is not None:

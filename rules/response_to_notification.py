@@ -1,6 +1,7 @@
 from mcplint.capture.envelope import http_request_message
 from mcplint.capture.records import SERVER
 from mcplint.capture.session import RESPONSE
+from mcplint.capture.ordinary import PLAIN_SUCCESS
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -35,6 +36,7 @@ class ResponseToNotification(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     needs = "HTTP exchange carrying a notification"
+    quiet_on = frozenset({PLAIN_SUCCESS})  # see mcplint.capture.ordinary
 
     def check_message(self, message, session, ctx):
         if message.sender != SERVER or message.kind != RESPONSE or not message.record.http:

@@ -88,6 +88,7 @@ class ServerRequestWithoutCapability(TrafficRule):
     category = "protocol"
     severity = Severity.ERROR
     methods = frozenset(CAPABILITY) | _MAY_ASK
+    senders = frozenset({"server"})  # check_message judges the server's requests (check_exchange is not filtered)
     needs = "server request to the client, or 2026-07-28 input_required result"
     quiet_on = frozenset({PLAIN_CALL})  # see mcplint.capture.ordinary
 

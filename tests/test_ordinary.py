@@ -67,6 +67,13 @@ def _near_misses(tmp_path: Path, version: str) -> Path:
                            change.get("url", "/mcp")))
         lines.append(_line("server", response, change.get("status", 200), change.get("answer", answer)))
         lines.append(_line("server", response, change.get("status", 200), change.get("answer", answer)))  # an SSE event
+    # A request left pending (answered 202, no body), then its id in the answer to a notification.
+    lines.append(_line("client", {"jsonrpc": "2.0", "id": 500, "method": "tools/list", "params": dict(meta)}, "POST",
+                       headers))
+    lines.append(_line("server", None, 202, {}))
+    lines.append(_line("client", {"jsonrpc": "2.0", "method": "notifications/initialized", "params": dict(meta)},
+                       "POST", headers))
+    lines.append(_line("server", {"jsonrpc": "2.0", "id": 500, "result": {"tools": []}}, 200, answer))
     path = tmp_path / f"near-misses-{version}.jsonl"
     path.write_text("\n".join(lines) + "\n", "utf-8")
     return path

@@ -107,18 +107,20 @@ class Dispatch:
         return found
 
     def record_hooks(self, version: str, record) -> list:
-        sender, status = record.sender, record.status
-        key = (version, "check_record", sender, status)
-        found = self._dispatch.get(key)
+        sender, status, problem = record.sender, record.status, record.problem is not None
+        key = (version, sender, status, problem)
+        found = self._records.get(key)
         if found is None:
             found = [
                 entry for entry in self.hooks(version)["check_record"]
                 if (entry[0].senders is None or sender is None or sender in entry[0].senders)
                 and (entry[0].statuses is None or status in entry[0].statuses)
+                and (problem or not entry[0].problems_only)
             ]
             if sender == SERVER:
                 found = _with_quieter(found, ORDINARY_ANSWER)
-            self._dispatch[key] = found
+            if len(self._records) < 10_000:  # bounded: a capture could send a million statuses
+                self._records[key] = found
         if type(found) is tuple:
             return found[1] if self.shortcuts and ordinary_answer(record, self.session) else found[0]
         return found

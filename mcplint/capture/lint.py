@@ -148,6 +148,7 @@ class _Linter(Dispatch):
         self._hooks: dict[str, dict[str, list]] = {}
         self._manifest_rules: dict[str, list] = {}
         self._dispatch: dict[tuple, list] = {}
+        self._records: dict[tuple, list] = {}  # record_hooks' tables, apart: their keys are the hottest
         self._list_pages: set[str] = set()
         self.session: Session | None = None
 

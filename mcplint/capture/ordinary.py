@@ -13,6 +13,7 @@ holds).
 
 from __future__ import annotations
 
+from mcplint.capture.envelope import http_request_message
 from mcplint.capture.http import ALLOWED_ANSWER_TYPES, first_of_response, header, media_type
 from mcplint.capture.records import CLIENT
 from mcplint.capture.session import id_key
@@ -26,15 +27,22 @@ def plain_success(message, session) -> bool:
     """A server response (the dispatcher asks only of those) with ``"jsonrpc": "2.0"``
     (MCP610), a string or integer id (MCP611) of a request the client has pending (MCP615), a
     result object (MCP613) and no error member (MCP612), whose result is not ``isError: true``
-    (MCP709, MCP712 judge only errors and isError results)."""
+    (MCP709, MCP712 judge only errors and isError results), and which over HTTP answers a POST
+    whose message has an id (MCP614 judges answers to notifications)."""
     ident = message.id
     kind = type(ident)
     if kind is not int and kind is not str:  # (a bool's type is bool, not int)
         return False
     data = message.data
     result = message.result
-    return (result is not None and "error" not in data and data.get("jsonrpc") == "2.0"
-            and result.get("isError") is not True and (CLIENT, id_key(ident)) in session.pending)
+    if (result is None or "error" in data or data.get("jsonrpc") != "2.0" or result.get("isError") is True
+            or (CLIENT, id_key(ident)) not in session.pending):
+        return False
+    record = message.record
+    if not record.http:
+        return True
+    sent = http_request_message(record, session)
+    return sent is None or "id" in sent
 
 
 def ordinary_answer(record, session) -> bool:
