@@ -30,13 +30,11 @@ def header(record: Record, name: str) -> str | None:
     if lowered is None:
         http = record.http
         headers = http.get("headers") if http else None
-        if type(headers) is dict:
-            try:  # reversed: of two spellings of one name, the first wins
-                lowered = {key.lower(): value for key, value in reversed(headers.items())}
-            except AttributeError:  # a name that is not a string (not from JSON; a test's dict)
-                lowered = {key.lower(): value for key, value in reversed(headers.items()) if isinstance(key, str)}
-        else:
-            lowered = {}
+        lowered = {}
+        if isinstance(headers, dict):
+            for key, value in headers.items():
+                if isinstance(key, str):
+                    lowered.setdefault(key.lower(), value)
         if http:  # a record without HTTP facts now may be given them later (HAR pairing)
             record.lowered = lowered
     value = lowered.get(name)
