@@ -1,10 +1,10 @@
-from mcplint.capture.outputs import output_texts, tool_answer
+from mcplint.capture.output_rule import OutputRule
 from mcplint.findings import Severity
-from mcplint.rule import TrafficRule, Violation
+from mcplint.rule import Violation
 from mcplint.unicode_scan import context_before, find_hidden
 
 
-class ToolOutputHiddenCharacters(TrafficRule):
+class ToolOutputHiddenCharacters(OutputRule):
     r"""A tool result contains ANSI escape sequences or invisible or control characters.
 
     ## Why
@@ -41,13 +41,9 @@ class ToolOutputHiddenCharacters(TrafficRule):
     severity = Severity.WARNING
     needs = "tools/call result"
 
-    def check_exchange(self, exchange, session, ctx):
-        answer = tool_answer(exchange)
-        if answer is None:
-            return
-        session.assess(self)
+    def check_texts(self, exchange, answer, texts):
         reported: set[str] = set()
-        for ptr, what, text in output_texts(answer):
+        for ptr, what, text in texts:
             if text.isascii() and text.isprintable():
                 continue  # no control character (the only hidden ASCII): skips find_hidden's regex
             hidden = find_hidden(text)

@@ -1,10 +1,11 @@
-from mcplint.capture.outputs import output_texts, quoted, tool_answer
+from mcplint.capture.output_rule import OutputRule
+from mcplint.capture.outputs import quoted
 from mcplint.findings import Severity
 from mcplint.injection import find_injection
-from mcplint.rule import TrafficRule, Violation
+from mcplint.rule import Violation
 
 
-class ToolOutputPromptInjection(TrafficRule):
+class ToolOutputPromptInjection(OutputRule):
     r"""A tool result contains prompt-injection phrasing.
 
     ## Why
@@ -38,13 +39,9 @@ class ToolOutputPromptInjection(TrafficRule):
     severity = Severity.WARNING
     needs = "tools/call result"
 
-    def check_exchange(self, exchange, session, ctx):
-        answer = tool_answer(exchange)
-        if answer is None:
-            return
-        session.assess(self)
+    def check_texts(self, exchange, answer, texts):
         reported: set[str] = set()
-        for ptr, what, text in output_texts(answer):
+        for ptr, what, text in texts:
             found = [m for m in find_injection(text) if m.text not in reported]
             if not found:
                 continue

@@ -1,11 +1,11 @@
-from mcplint.capture.outputs import output_texts, tool_answer
+from mcplint.capture.output_rule import OutputRule
 from mcplint.findings import Severity
 from mcplint.output_purpose import returns_credential
-from mcplint.rule import TrafficRule, Violation
+from mcplint.rule import Violation
 from mcplint.secrets import new_secret
 
 
-class ToolOutputSecret(TrafficRule):
+class ToolOutputSecret(OutputRule):
     r"""A tool result contains a credential: a private key, a cloud key or an API token.
 
     ## Why
@@ -45,15 +45,11 @@ class ToolOutputSecret(TrafficRule):
     severity = Severity.ERROR
     needs = "tools/call result"
 
-    def check_exchange(self, exchange, session, ctx):
-        answer = tool_answer(exchange)
-        if answer is None:
-            return
-        session.assess(self)
+    def check_texts(self, exchange, answer, texts):
         if returns_credential(exchange.tool_name):
             return  # its purpose: a credential is the answer, not a leak
         reported: set[str] = set()
-        for ptr, what, text in output_texts(answer):
+        for ptr, what, text in texts:
             if len(text) < 16 or max(map(len, text.split())) < 16:
                 continue  # every credential is a run of 16+ non-space characters (cheaper than its regex)
             if (new := new_secret(text, reported)) is None:

@@ -1,10 +1,11 @@
-from mcplint.capture.outputs import find_stack_trace, is_error_output, output_texts, quoted, tool_answer
+from mcplint.capture.output_rule import OutputRule
+from mcplint.capture.outputs import find_stack_trace, is_error_output, quoted
 from mcplint.findings import Severity
 from mcplint.output_purpose import returns_traces
-from mcplint.rule import TrafficRule, Violation
+from mcplint.rule import Violation
 
 
-class ToolOutputStackTrace(TrafficRule):
+class ToolOutputStackTrace(OutputRule):
     r"""A successful tool result contains a stack trace.
 
     ## Why
@@ -42,17 +43,13 @@ class ToolOutputStackTrace(TrafficRule):
     severity = Severity.WARNING
     needs = "tools/call result"
 
-    def check_exchange(self, exchange, session, ctx):
-        answer = tool_answer(exchange)
-        if answer is None:
-            return
-        session.assess(self)
+    def check_texts(self, exchange, answer, texts):
         if is_error_output(answer):
             return  # checklist item 10's error-message rule judges error texts
         if returns_traces(exchange.tool_name):
             return  # a test or CI log: the traces are what was asked for
         reported: set[str] = set()
-        for ptr, what, text in output_texts(answer):
+        for ptr, what, text in texts:
             found = find_stack_trace(text)
             if found is None or found[1] in reported:
                 continue

@@ -5,7 +5,8 @@ can be about it."""
 
 from __future__ import annotations
 
-from mcplint.capture.content_rule import ContentRule
+from mcplint.capture.content_rule import ContentGroup, ContentRule
+from mcplint.capture.output_rule import OutputGroup, OutputRule
 from mcplint.capture.ordinary import (ORDINARY_ANSWER, PLAIN_CALL, PLAIN_SUCCESS, ordinary_answer, plain_call,
                                       plain_success)
 from mcplint.capture.records import SERVER
@@ -13,25 +14,8 @@ from mcplint.capture.session import RESPONSE
 from mcplint.rule import CAPTURE, MANIFEST, RuleContext, TrafficRule
 
 HOOKS = ("check_record", "check_message", "check_exchange", "check_session")
-
-
-class ContentGroup:
-    """The content rules one exchange goes to, walked together: ``entries`` (rule, ctx,
-    check_walk), ``unplain`` the ones that still look at a result of plain text blocks only,
-    and ``assessed`` once their checklist items are marked (the first walked result does it
-    for all: each rule marks its item on every walk, and marking is for good)."""
-
-    __slots__ = ("entries", "unplain", "assessed")
-
-    def __init__(self) -> None:
-        self.entries: list[tuple] = []
-        self.unplain: list[tuple] = []
-        self.assessed = False
-
-    def add(self, rule, ctx) -> None:
-        self.entries.append((rule, ctx, rule.check_walk))
-        if not rule.skip_plain:
-            self.unplain.append(self.entries[-1])
+# The check_exchange of a rule base -> the group that runs the rules keeping it, together.
+GROUPS = {ContentRule.check_exchange: ContentGroup, OutputRule.check_exchange: OutputGroup}
 
 
 class Dispatch:
@@ -57,26 +41,26 @@ class Dispatch:
 
     def exchange_hooks(self, version: str, exchange, failed: bool) -> list:
         """The check_exchange hooks for an exchange, by its method and whether it failed (a
-        JSON-RPC error or an isError result). The content rules (MCP724-MCP734) that keep
-        ContentRule's check_exchange come as one entry, (None, None, a ContentGroup):
-        the linter walks the result once for them and calls only the ones with work to do
-        (see ``ContentGroup``)."""
+        JSON-RPC error or an isError result). The rules that keep the check_exchange of a
+        base in GROUPS come as one entry per base, (None, None, its group): the group does
+        their shared work once and yields (rule, violation) from ``check``."""
         method = exchange.method
         key = (version, "check_exchange", method, failed)
         found = self._dispatch.get(key)
         if found is None:
-            found, group = [], None
+            found, groups = [], {}
             for entry in self.hooks(version)["check_exchange"]:
                 rule = entry[0]
                 if (rule.methods is not None and method not in rule.methods) or (rule.errors_only and not failed):
                     continue
-                if type(rule).check_exchange is ContentRule.check_exchange:
-                    if group is None:
-                        group = ContentGroup()
-                        found.append((None, None, group))
-                    group.add(rule, entry[1])
-                else:
+                group_type = GROUPS.get(type(rule).check_exchange)
+                if group_type is None:
                     found.append(entry)
+                    continue
+                if group_type not in groups:
+                    groups[group_type] = group_type()
+                    found.append((None, None, groups[group_type]))
+                groups[group_type].add(rule, entry[1])
             if method == "tools/call" and not failed:
                 found = _with_quieter(found, PLAIN_CALL)
             if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods

@@ -241,33 +241,17 @@ class _Linter(Dispatch):
         result = response.result
         failed = response.error is not None or (result is not None and result.get("isError") is True)
         add = self.raw.append
+        tool = exchange.tool_name if exchange.method == "tools/call" else None
         for rule, ctx, hook in self.exchange_hooks(session.version, exchange, failed):
-            if rule is None:
-                self._content_rules(exchange, hook)
+            if rule is None:  # a group of rules (dispatch.GROUPS)
+                for rule, v in hook.check(exchange, session):
+                    add((rule, v.bounded(), tool))
                 continue
             for v in hook(exchange, session, ctx):
-                add((rule, v.bounded(), exchange.tool_name if exchange.method == "tools/call" else None))
+                add((rule, v.bounded(), tool))
         member = LIST_MEMBERS.get(exchange.method)
         if member is not None and exchange.response.result is not None:
             self._lint_list_page(exchange, member)
-
-    def _content_rules(self, exchange: Exchange, group) -> None:
-        """What ContentRule.check_exchange does for each rule of ``group`` (a
-        dispatch.ContentGroup), with one walk."""
-        session = self.session
-        version = session.version
-        walk = content.walk(exchange, version)
-        if walk is None:
-            return
-        if not group.assessed:
-            for rule, _, _ in group.entries:
-                session.assess(rule)
-            group.assessed = True
-        add = self.raw.append
-        tool = exchange.tool_name if exchange.method == "tools/call" else None
-        for rule, ctx, check_walk in group.unplain if walk.plain else group.entries:
-            for v in check_walk(walk, version):
-                add((rule, v.bounded(), tool))
 
     def _lint_list_page(self, exchange: Exchange, member: str) -> None:
         """Every manifest rule on a tools/list, prompts/list, resources/list or
