@@ -134,21 +134,25 @@ def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tu
 
 def to_record(index: int, value) -> Record:
     if isinstance(value, dict) and "jsonrpc" not in value and ("from" in value or "message" in value or "http" in value):
-        record = Record(index, _new(Pointer, (index, "message")), value.get("from"), value.get("message"), value.get("http"))
-        if "from" in value and value["from"] not in (CLIENT, SERVER):
-            record.problem = (_new(Pointer, (index, "from")), f"'from' must be \"client\" or \"server\", not {json.dumps(value['from'])}")
+        get = value.get
+        sender, http = get("from"), get("http")
+        record = Record(index, _new(Pointer, (index, "message")), sender, get("message"), http)
+        if sender != CLIENT and sender != SERVER and "from" in value:
+            record.problem = (_new(Pointer, (index, "from")), f"'from' must be \"client\" or \"server\", not {json.dumps(sender)}")
             record.sender = None
-        if "http" in value and not isinstance(value["http"], dict):
+        if type(http) is not dict and "http" in value and not isinstance(http, dict):
             record.problem = (_new(Pointer, (index, "http")), "'http' must be an object")
             record.set_http(None)
-        if isinstance(value.get("probe"), str):
-            record.probe = value["probe"]
+        probe = get("probe")
+        if probe is not None and isinstance(probe, str):
+            record.probe = probe
         status = record.status
-        if status is not None and status >= 400 and record.message is None and isinstance(value.get("raw"), str):
-            record.raw_body = value["raw"]  # an error page `mcplint audit --record` kept (as a HAR keeps it)
-        if status is not None and status >= 400 and record.message is not None and not is_jsonrpc(record.message):
-            # An HTTP error's own JSON body (OAuth's {"error": "invalid_token"}), not JSON-RPC.
-            record.raw_body, record.message = json.dumps(record.message), None
+        if status is not None and status >= 400:
+            if record.message is None and isinstance(get("raw"), str):
+                record.raw_body = value["raw"]  # an error page `mcplint audit --record` kept (as a HAR keeps it)
+            elif record.message is not None and not is_jsonrpc(record.message):
+                # An HTTP error's own JSON body (OAuth's {"error": "invalid_token"}), not JSON-RPC.
+                record.raw_body, record.message = json.dumps(record.message), None
         return record
     where = _new(Pointer, (index,))
     if isinstance(value, (dict, list)):
@@ -185,6 +189,16 @@ class JsonlSource:
             add_index(index)
             add_offset(offset)
             add_length(length)
+            if data is not None:  # parse_line's first step, inlined: nearly every line takes it
+                try:
+                    value = fast_loads(data)
+                except ValueError:
+                    pass
+                else:
+                    record = to_record(index, value)
+                    record.size = length
+                    yield record
+                    continue
             record, bad_column = parse_line(index, data, length, max_line)
             if bad_column is not None:
                 self.bad_columns[index] = bad_column
