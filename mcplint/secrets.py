@@ -85,12 +85,24 @@ class Secret:
 
 # Every credential above holds a run of 16 or more characters without a space, and
 # prose rarely does: this check is several times cheaper than the trigger search.
-_LONG_TOKEN = re.compile(r"[A-Za-z0-9_~.+/=%-]{16}")
+_TOKEN_CHARS = "A-Za-z0-9_~.+/=%-"
+_LONG_TOKEN = re.compile(f"[{_TOKEN_CHARS}]{{16}}")
+# The same test for ASCII text, in C without the regex engine (several times faster on prose,
+# a tool result of a few hundred words): token characters become "a", the rest a space.
+_TOKEN_TABLE = bytes(0x61 if re.fullmatch(f"[{_TOKEN_CHARS}]", chr(i)) else 0x20 for i in range(256))
+_RUN = b"a" * 16
+
+
+def has_long_token(text: str) -> bool:
+    """Whether ``text`` holds 16 token characters in a row (which every credential does)."""
+    if text.isascii():
+        return _RUN in text.encode("ascii").translate(_TOKEN_TABLE)
+    return _LONG_TOKEN.search(text) is not None
 
 
 def may_hold_secret(text: str) -> bool:
     """A cheap pre-check: False when no pattern can match."""
-    return _LONG_TOKEN.search(text) is not None and _TRIGGER.search(text) is not None
+    return has_long_token(text) and _TRIGGER.search(text) is not None
 
 
 def find_secrets(text: str) -> list[Secret]:

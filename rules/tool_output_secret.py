@@ -50,8 +50,8 @@ class ToolOutputSecret(OutputRule):
             return  # its purpose: a credential is the answer, not a leak
         reported: set[str] = set()
         for ptr, what, text in texts:
-            if len(text) < 16 or max(map(len, text.split())) < 16:
-                continue  # every credential is a run of 16+ non-space characters (cheaper than its regex)
+            if len(text) < 16:
+                continue  # every credential is a run of 16+ characters (new_secret checks for one first)
             if (new := new_secret(text, reported)) is None:
                 continue
             first, more = new

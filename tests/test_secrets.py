@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from mcplint.secrets import find_secrets, may_hold_secret
+from mcplint.secrets import _LONG_TOKEN, find_secrets, has_long_token, may_hold_secret
 
 ALNUM = "aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zC"  # 32 mixed characters to build tokens from
 
@@ -88,6 +88,16 @@ def test_look_alike_silent(name):
 
 def test_clean_text_skips_the_patterns():
     assert not may_hold_secret("The sum of 2 and 3 is 5.")
+
+
+@pytest.mark.parametrize("text", [
+    "a" * 15, "a" * 16, "x " + "A1_~.+/=%-" * 2, "fifteen-chars!!" + "a" * 15, "a" * 15 + "\t" + "b" * 15,
+    "key: " + "Z" * 8 + "\u00e9" + "Z" * 8, "caf\u00e9 " + "k" * 16, "caf\u00e9 " + "k" * 15, "",
+    "ghp_" + "0" * 12, "tab\x0bseparated" + "q" * 15, "\x7f" * 20, "(" + "a" * 16 + ")",
+])
+def test_long_token_check_is_the_regex(text):
+    # has_long_token's ASCII path translates bytes instead of running _LONG_TOKEN: same answer.
+    assert has_long_token(text) is (_LONG_TOKEN.search(text) is not None)
 
 
 def test_several_in_order_and_overlaps_once():
