@@ -21,6 +21,7 @@ from mcplint.fast_json import fast_loads
 
 
 CHUNK = 1 << 20
+SAMPLE = 64 << 10  # the start of a chunk whose newlines tell a chunk of mostly blank lines
 _new = tuple.__new__  # Pointer(...) without its Python-level __new__
 LONG_LINE = 256 << 10  # a line longer than this is kept in memory only while findings on it are located
 WRAPPER_KEYS = ("from", "message", "http")  # (to_record tests them one by one)
@@ -55,20 +56,27 @@ class Lines:
                 index += 1
                 skipped = -1
                 chunk = chunk[end + 1:]
-            pending += chunk
-            cut = pending.rfind(b"\n") + 1  # the complete lines end here
-            if cut and pending.count(b"\n", 0, cut) * 16 < cut:
-                # One split per chunk, not a regex match per line: the per-line cost of a
-                # million-line transcript is most of what reading it costs.
-                lines = pending[:cut].split(b"\n")
-                lines.pop()  # the empty string after the last newline
-                for line in lines:
-                    length = len(line)
-                    if length and (line[0] == 123 or line.strip(_BLANK)):  # 123: "{", as most lines start
-                        yield index, offset, line if length <= max_line else None, length
-                    index += 1
-                    offset += length + 1
-            elif cut:  # mostly blank lines (a split would list each): the regex skips them in C
+            sample = min(len(chunk), SAMPLE)
+            if chunk.count(b"\n", 0, sample) * 16 < sample:
+                # One split per chunk, not a regex match per line: the per-line cost of a million-line
+                # transcript is most of what reading it costs. The chunk is split as read (no copy
+                # of it joined to the unfinished line before it).
+                lines = chunk.split(b"\n")
+                if len(lines) > 1:
+                    if pending:
+                        lines[0] = pending + lines[0]
+                    pending = lines.pop()  # the line the chunk leaves unfinished
+                    for line in lines:
+                        length = len(line)
+                        if length and (line[0] == 123 or line.strip(_BLANK)):  # 123: "{", as most lines start
+                            yield index, offset, line if length <= max_line else None, length
+                        index += 1
+                        offset += length + 1
+                else:  # no newline: the unfinished line goes on
+                    pending += chunk
+            else:  # mostly blank lines (a split would list each): the regex skips them in C
+                pending += chunk
+                cut = pending.rfind(b"\n") + 1  # the complete lines end here
                 at = 0
                 for match in _FILLED.finditer(pending, 0, cut):
                     start, end = match.span()
@@ -77,7 +85,7 @@ class Lines:
                     yield index, offset + start, match.group() if end - start <= max_line else None, end - start
                 index += pending.count(b"\n", at, cut)
                 offset += cut
-            pending = pending[cut:]
+                pending = pending[cut:]
             self.count = index
             if len(pending) > max_line:
                 skipped, pending = len(pending), b""
