@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.http import VERSION_HEADER, after_initialization, first_of_response, header, is_success, rpc_method
+from mcplint.capture.ordinary import STEADY_SESSION
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -32,6 +33,7 @@ class InvalidVersionHeaderAccepted(TrafficRule):
 
     code = "MCP810"
     senders = frozenset({"server"})  # check_record judges responses only
+    quiet_on = frozenset({STEADY_SESSION})  # see mcplint.capture.ordinary
     name = "invalid-version-header-accepted"
     checklist = (21,)
     category = "protocol"

@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.http import SESSION_HEADER, header, session_id_ok
+from mcplint.capture.ordinary import STEADY_SESSION
 from mcplint.capture.records import SERVER
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
@@ -29,6 +30,7 @@ class SessionIdInvalid(TrafficRule):
 
     code = "MCP823"
     senders = frozenset({"server"})  # check_record judges responses only
+    quiet_on = frozenset({STEADY_SESSION})  # see mcplint.capture.ordinary
     name = "session-id-invalid"
     category = "protocol"
     severity = Severity.ERROR

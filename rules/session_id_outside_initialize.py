@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.http import SESSION_HEADER, header, request_of, rpc_method, session_ids
+from mcplint.capture.ordinary import STEADY_SESSION
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -29,6 +30,7 @@ class SessionIdOutsideInitialize(TrafficRule):
 
     code = "MCP824"
     senders = frozenset({"server"})  # check_record judges responses only
+    quiet_on = frozenset({STEADY_SESSION})  # see mcplint.capture.ordinary
     name = "session-id-outside-initialize"
     category = "protocol"
     severity = Severity.INFO

@@ -1,5 +1,6 @@
 from mcplint import versions
 from mcplint.capture.http import SESSION_HEADER, header, request_of, rpc_method, session_ids
+from mcplint.capture.ordinary import STEADY_SESSION
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -42,6 +43,7 @@ class UnknownSessionNot404(TrafficRule):
 
     code = "MCP819"
     senders = frozenset({"server"})  # check_record judges responses only
+    quiet_on = frozenset({STEADY_SESSION})  # see mcplint.capture.ordinary
     name = "unknown-session-not-404"
     category = "protocol"
     severity = Severity.ERROR

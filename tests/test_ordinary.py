@@ -20,6 +20,7 @@ from test_split import CORPUS, _lint, _stitched
 PREDICATES = {
     ordinary.PLAIN_SUCCESS: ("check_message", ordinary.plain_success),
     ordinary.ORDINARY_ANSWER: ("check_record", ordinary.ordinary_answer),
+    ordinary.STEADY_SESSION: ("check_record", ordinary.steady_session),
     ordinary.PLAIN_CALL: ("check_exchange", ordinary.plain_call),
 }
 
@@ -49,7 +50,10 @@ def _near_misses(tmp_path: Path, version: str) -> Path:
     ]
     answer = {"Content-Type": "application/json"}
     variants = [
-        {}, {"status": 202}, {"status": 204}, {"answer": {"Content-Type": "text/plain"}}, {"answer": {}},
+        {}, {"headers": {**headers, "Mcp-Session-Id": "bad id"}, "answer": {**answer, "Mcp-Session-Id": "bad id"}},
+        {"answer": {**answer, "Mcp-Session-Id": "s2"}}, {"answer": {**answer, "Mcp-Session-Id": "bad\tid"}},
+        {"headers": {**headers, "MCP-Protocol-Version": "1999-01-01"}}, {"headers": {**headers, "Mcp-Session-Id": "s3"}},
+        {"status": 202}, {"status": 204}, {"answer": {"Content-Type": "text/plain"}}, {"answer": {}},
         {"answer": {"Content-Type": "text/event-stream"}}, {"method": "GET"}, {"method": "DELETE"},
         {"headers": {**headers, "Origin": "https://evil.example"}}, {"url": "/messages?sessionId=1"},
         {"request": "notification"}, {"result": {"isError": True, "content": []}}, {"result": 5},

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from mcplint.capture.content_rule import ContentGroup, ContentRule
 from mcplint.capture.output_rule import OutputGroup, OutputRule
-from mcplint.capture.ordinary import (ORDINARY_ANSWER, PLAIN_CALL, PLAIN_SUCCESS, ordinary_answer, plain_call,
-                                      plain_success)
+from mcplint.capture.ordinary import (ORDINARY_ANSWER, PLAIN_CALL, PLAIN_SUCCESS, STEADY_SESSION, ordinary_answer,
+                                      plain_call, plain_success, steady_session)
 from mcplint.capture.records import SERVER
 from mcplint.capture.session import RESPONSE
 from mcplint.rule import CAPTURE, MANIFEST, RuleContext, TrafficRule
@@ -62,12 +62,10 @@ class Dispatch:
                     found.append((None, None, groups[group_type]))
                 groups[group_type].add(rule, entry[1])
             if method == "tools/call" and not failed:
-                found = _with_quieter(found, PLAIN_CALL)
+                found = _with_quieter(found, (PLAIN_CALL, plain_call))
             if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods
                 self._dispatch[key] = found
-        if type(found) is tuple:
-            return found[1] if self.shortcuts and plain_call(exchange, self.session) else found[0]
-        return found
+        return _quieted(found, exchange, self) if type(found) is tuple else found
 
     def message_hooks(self, version: str, message) -> list:
         data = message.data
@@ -83,12 +81,10 @@ class Dispatch:
                 and (entry[0].methods is None or message.method in entry[0].methods)
             ]
             if message.sender == SERVER and message.kind == RESPONSE:
-                found = _with_quieter(found, PLAIN_SUCCESS)
+                found = _with_quieter(found, (PLAIN_SUCCESS, plain_success))
             if len(self._dispatch) < 10_000:  # bounded: a capture could invent a million methods
                 self._dispatch[key] = found
-        if type(found) is tuple:
-            return found[1] if self.shortcuts and plain_success(message, self.session) else found[0]
-        return found
+        return _quieted(found, message, self) if type(found) is tuple else found
 
     def record_hooks(self, version: str, record) -> list:
         sender, status, problem = record.sender, record.status, record.problem is not None
@@ -102,12 +98,10 @@ class Dispatch:
                 and (problem or not entry[0].problems_only)
             ]
             if sender == SERVER:
-                found = _with_quieter(found, ORDINARY_ANSWER)
+                found = _with_quieter(found, (ORDINARY_ANSWER, ordinary_answer), (STEADY_SESSION, steady_session))
             if len(self._records) < 10_000:  # bounded: a capture could send a million statuses
                 self._records[key] = found
-        if type(found) is tuple:
-            return found[1] if self.shortcuts and ordinary_answer(record, self.session) else found[0]
-        return found
+        return _quieted(found, record, self) if type(found) is tuple else found
 
     def manifest_rules(self, version: str) -> list:
         found = self._manifest_rules.get(version)
@@ -120,7 +114,28 @@ class Dispatch:
         return found
 
 
-def _with_quieter(hooks: list, predicate: str):
-    """``hooks``, or (hooks, the ones left when ``predicate`` holds) when some are quiet then."""
-    quieter = [entry for entry in hooks if entry[0] is None or predicate not in entry[0].quiet_on]
-    return (hooks, quieter) if len(quieter) < len(hooks) else hooks
+def _with_quieter(hooks: list, *predicates: tuple):
+    """``hooks``, or, when some of them are quiet under some of the ``predicates`` ((name,
+    function) pairs of mcplint.capture.ordinary), (hooks, [(bit, function)] of those predicates,
+    {mask: the hooks left when the predicates of the bits in mask hold})."""
+    used = [(name, test) for name, test in predicates
+            if any(entry[0] is not None and name in entry[0].quiet_on for entry in hooks)]
+    if not used:
+        return hooks
+    lists = {}
+    for mask in range(1 << len(used)):
+        holding = {name for bit, (name, _) in enumerate(used) if mask & (1 << bit)}
+        lists[mask] = [entry for entry in hooks if entry[0] is None or not holding & entry[0].quiet_on]
+    return hooks, [(1 << bit, test) for bit, (_, test) in enumerate(used)], lists
+
+
+def _quieted(found: tuple, item, dispatch) -> list:
+    """The hooks ``item`` goes to: ``_with_quieter``'s lists, by which predicates hold for it."""
+    hooks, tests, lists = found
+    if not dispatch.shortcuts:
+        return hooks
+    session, mask = dispatch.session, 0
+    for bit, test in tests:
+        if test(item, session):
+            mask |= bit
+    return lists[mask]

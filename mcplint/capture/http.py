@@ -234,6 +234,11 @@ class SessionIds:
                 self._pending = ("deleted", header(request, SESSION_HEADER))
         return self
 
+    @property
+    def changing(self) -> bool:
+        """Whether the record last viewed assigns or ends a session id (when the next arrives)."""
+        return self._pending is not None
+
     def is_unknown(self, value: str) -> bool:
         """Never assigned in this capture (which did show the server assigning ids)."""
         return bool(self.assigned) and not self.overflow and value not in self.assigned

@@ -3,7 +3,8 @@
 Most of a capture is the same few shapes over and over: a server's successful answer to a
 pending request, an HTTP 200 with a JSON body to a POSTed request. A rule that can find
 nothing in such a message, and changes no state when it looks, says so with
-``quiet_on = frozenset({PLAIN_SUCCESS})`` (or ``ORDINARY_ANSWER``, ``PLAIN_CALL``); the dispatcher then asks
+``quiet_on = frozenset({PLAIN_SUCCESS})`` (or ``ORDINARY_ANSWER``, ``STEADY_SESSION``, ``PLAIN_CALL``); the
+dispatcher then asks
 the predicate below once per message or record instead of calling each of those rules to
 return at once. Each predicate's docstring is the contract: what it guarantees, rule by rule.
 tests/test_ordinary.py checks the contract on every capture we have (the same findings and
@@ -13,13 +14,16 @@ holds).
 
 from __future__ import annotations
 
+from mcplint import versions
 from mcplint.capture.envelope import http_request_message
-from mcplint.capture.http import ALLOWED_ANSWER_TYPES, first_of_response, header, media_type
+from mcplint.capture.http import (ALLOWED_ANSWER_TYPES, SESSION_HEADER, VERSION_HEADER, first_of_response, header,
+                                  media_type, request_of, session_ids)
 from mcplint.capture.records import CLIENT
 from mcplint.capture.session import id_key
 
 PLAIN_SUCCESS = "plain-success"  # check_message of a server's response
 ORDINARY_ANSWER = "ordinary-answer"  # check_record of a server's HTTP record
+STEADY_SESSION = "steady-session"  # check_record of a server's HTTP record, for its session headers
 PLAIN_CALL = "plain-call"  # check_exchange of a tools/call that did not fail
 
 
@@ -63,6 +67,30 @@ def ordinary_answer(record, session) -> bool:
         return False
     return (media_type(header(record, "content-type")) in ALLOWED_ANSWER_TYPES
             and header(request, "origin") is None)
+
+
+def steady_session(record, session) -> bool:
+    """A server record (the dispatcher asks only of those) of a session whose headers say
+    nothing new: the record's Mcp-Session-Id is absent or the one MCP823 judged last; and,
+    when it answers an HTTP request, that id is absent or the request's own (MCP824 judges
+    ids a response sets), the request's session id is not one a DELETE ended (MCP819), the
+    record neither assigns nor ends an id (MCP819 judges once per response, after a DELETE
+    too), and the request's MCP-Protocol-Version is absent or a known version after
+    checklist item 21 was assessed (MCP810 judges unknown versions and marks the item).
+    Asks ``session_ids`` of the record as those rules do (its state moves on with the first
+    caller)."""
+    value = header(record, SESSION_HEADER)
+    if value is not None and value != getattr(session, "_mcp823_last", None):
+        return False
+    request = request_of(record, session)
+    if request is None:
+        return True
+    ids = session_ids(session, record, request)
+    sent = header(request, SESSION_HEADER)
+    if (value and value != sent) or (sent and sent in ids.deleted) or ids.changing:
+        return False
+    version = header(request, VERSION_HEADER)
+    return version is None or (version in versions.VERSIONS and 21 in session.assessed)
 
 
 def plain_call(exchange, session) -> bool:
