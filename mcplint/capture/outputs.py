@@ -51,8 +51,10 @@ def output_texts(message) -> tuple[tuple[Pointer, str, str], ...]:
                         found.append((_new(Pointer, (*base, "result", "content", i, "resource", "text")),
                                       f"embedded resource in {what}", text))
         if "structuredContent" in result:
-            _add_new(found, seen, _strings(result["structuredContent"], base / "result" / "structuredContent",
-                                           "structuredContent"))
+            structured = result["structuredContent"]
+            at = _new(Pointer, (*base, "result", "structuredContent"))
+            if not _flat_strings(structured, at, found, seen):
+                _add_new(found, seen, _strings(structured, at, "structuredContent"))
     elif message.error is not None:
         error = message.error
         if isinstance(error.get("message"), str) and error["message"] not in seen:
@@ -63,6 +65,25 @@ def output_texts(message) -> tuple[tuple[Pointer, str, str], ...]:
     texts = tuple(found)
     _last[0], _last[1] = message, texts
     return texts
+
+
+def _flat_strings(value: Any, at: Pointer, found: list, seen: set) -> bool:
+    """``_strings`` of one flat object (most structuredContent: no object or array inside)
+    added to ``found``, without the walk; False, adding nothing, for any other value."""
+    if type(value) is not dict or len(value) > MAX_STRINGS:
+        return False
+    strings = []
+    for key, item in value.items():
+        kind = type(item)
+        if kind is str:
+            strings.append((key, item))
+        elif kind is dict or kind is list:
+            return False
+    for key, item in strings:
+        if item not in seen:
+            seen.add(item)
+            found.append((_new(Pointer, (*at, key)), f"structuredContent string at /{key}", item))
+    return True
 
 
 def _add_new(found: list, seen: set, items) -> None:
