@@ -21,6 +21,8 @@ SCHEMAS = [
     {"type": "number", "enum": [1, 2.5]},
     {"properties": {"tags": {"type": "array", "items": {"type": "string"}}}},
     {"type": []},
+    {"type": "object", "properties": {"x": {"type": ["string", "null"], "description": "d"}, "y": {"type": "boolean"},
+                                      "z": {"type": "number", "title": "t"}, "w": {"type": "array"}}},
     {"type": "integer"},
     {},
 ]
@@ -29,6 +31,8 @@ VALUES = [
     {"n": 1}, {"n": 1.0}, {"n": 1.5}, {"n": True}, {"n": 1, "extra": 0}, {},
     "text", None, 1, 1.0, 2.5, True, False, [], [1, 2], [1, "2"], [1.0], [{"ok": True}], [{"ok": 1}], [{}],
     {"tags": ["a", "b"]}, {"tags": ["a", 1]}, {"tags": "a"}, "a", [True],
+    {"x": None, "y": False, "z": 1, "w": []}, {"x": "s", "z": 2.5}, {"x": 1}, {"y": 0}, {"z": True}, {"z": "1"},
+    {"w": {}}, {"y": None},
 ]
 
 

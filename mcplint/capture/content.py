@@ -312,6 +312,24 @@ def _looks_like_block(item: dict) -> bool:
 
 def json_equal(a: Any, b: Any) -> bool:
     """JSON equality: 1 == 1.0, but true is not 1."""
+    kind = type(a)
+    if kind is type(b):  # the common case, first: loops, not generators (a result's every value)
+        if kind is dict:
+            if a.keys() != b.keys():
+                return False
+            for key in a:
+                if not json_equal(a[key], b[key]):
+                    return False
+            return True
+        if kind is list:
+            if len(a) != len(b):
+                return False
+            for x, y in zip(a, b):
+                if not json_equal(x, y):
+                    return False
+            return True
+        if kind is str or kind is int or kind is float or kind is bool or a is None:
+            return a == b
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):

@@ -101,7 +101,7 @@ def _compiled(schema: dict) -> Callable[[Any], bool]:
     is_type = _type_test(kind if isinstance(kind, list) else [kind]) if kind is not None else None
     enum = schema["enum"] if "enum" in schema else None
     required = tuple(schema.get("required", ()))
-    props = {name: _compiled(sub) for name, sub in schema.get("properties", {}).items()}
+    props = {name: _property(sub) for name, sub in schema.get("properties", {}).items()}
     closed = schema.get("additionalProperties", True) is False
     items = _compiled(schema["items"]) if "items" in schema else None
 
@@ -119,6 +119,9 @@ def _compiled(schema: dict) -> Callable[[Any], bool]:
                 if sub is None:
                     if closed:
                         return False
+                elif type(sub) is frozenset:
+                    if type(item) not in sub:
+                        return False
                 elif not sub(item):
                     return False
         elif items is not None and isinstance(value, list):
@@ -128,9 +131,23 @@ def _compiled(schema: dict) -> Callable[[Any], bool]:
     return valid
 
 
+def _property(schema: dict) -> Callable[[Any], bool] | frozenset:
+    """``_compiled(schema)``, or for a schema of only a type (not "integer") and annotations,
+    most properties, the exact Python types it allows: tested inline, no call per value."""
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    if kind is None or "integer" in kinds or not schema.keys() <= _ANNOTATIONS | {"type"}:
+        return _compiled(schema)
+    return _exact_types(kinds)
+
+
+def _exact_types(kinds: list) -> frozenset:
+    return frozenset(_TYPES[k] for k in kinds if k in _TYPES) | (frozenset((int, float)) if "number" in kinds else frozenset())
+
+
 def _type_test(kinds: list) -> Callable[[Any], bool]:
     """Whether a value is of one of the JSON Schema ``kinds`` (1.0 is an integer, true is not)."""
-    exact = frozenset(_TYPES[k] for k in kinds if k in _TYPES) | (frozenset((int, float)) if "number" in kinds else frozenset())
+    exact = _exact_types(kinds)
     if "integer" not in kinds:
         return lambda value: type(value) in exact
     return lambda value: type(value) in exact or type(value) is int or (type(value) is float and value.is_integer())
