@@ -17,6 +17,10 @@ except ImportError:  # pragma: no cover - a platform without a msgspec wheel
     _decode = None
 
 DEEP = 500
+# msgspec's decode itself (None without msgspec), for the hottest caller: a text shorter than
+# this cannot nest DEEP levels, so fast_loads would hand it straight to ``decode``.
+decode = _decode
+SHORT = 2 * DEEP
 
 
 def fast_loads(data: bytes | str):
@@ -24,7 +28,7 @@ def fast_loads(data: bytes | str):
     (invalid or unusual JSON, deep nesting, no msgspec): then parse it with json."""
     if _decode is None:
         raise ValueError("msgspec is not installed")
-    if len(data) >= 2 * DEEP:
+    if len(data) >= SHORT:
         opening = (b"[", b"{") if isinstance(data, bytes) else ("[", "{")
         if data.count(opening[0]) + data.count(opening[1]) >= DEEP:
             raise ValueError("deeply nested, perhaps")

@@ -17,6 +17,7 @@ from mcplint.capture.records import CLIENT, SERVER, Record, is_jsonrpc
 from mcplint.document.jsonmap import JsonSourceMap
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span
+from mcplint import fast_json
 from mcplint.fast_json import fast_loads
 
 
@@ -193,14 +194,15 @@ class JsonlSource:
         lines = Lines(self.handle, self.max_line)
         max_line = self.max_line
         add_index, add_offset, add_length = self.indexes.append, self.offsets.append, self.lengths.append
+        decode, short = fast_json.decode, fast_json.SHORT
         for index, offset, data, length in lines:
             add_index(index)
             add_offset(offset)
             add_length(length)
             if data is not None:  # parse_line's first step, inlined: nearly every line takes it
                 try:
-                    value = fast_loads(data)
-                except ValueError:
+                    value = decode(data) if length < short and decode is not None else fast_loads(data)
+                except (ValueError, RecursionError):
                     pass
                 else:
                     record = to_record(index, value)

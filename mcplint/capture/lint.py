@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from mcplint.capture import CAPTURE_SUFFIXES, capture_kind, content, har, jsonl, split  # noqa: F401 (re-exported)
 from mcplint.capture.dispatch import Dispatch
 from mcplint.capture.records import CLIENT, Record
-from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, Exchange, Session, VersionDetector
+from mcplint.capture.session import (NOTIFICATION, REQUEST, RESPONSE, Exchange, Message, Session, VersionDetector,
+                                     kind_of)
 from mcplint.capture.evidence import unassessed
 from mcplint.document.listing import MEMBERS as LIST_MEMBERS
 from mcplint.document.loader import Document, load_document, os_error, spool, wait_for_data
@@ -217,9 +218,14 @@ class _Linter(Dispatch):
                 add((rule, v.bounded(), None))
         if record.sender == CLIENT and record.http:
             session.last_request = record
-        if record.message is None:
+        data = record.message
+        if data is None:
             return
-        for message in session.messages(record):
+        sender = record.sender
+        # The common record (one message, its sender known) without session.messages' list.
+        messages = (Message(record, data, record.base, sender, kind_of(data)),) \
+            if sender is not None and type(data) is dict else session.messages(record)
+        for message in messages:
             for rule, ctx, hook in self.message_hooks(session.version, message):
                 for v in hook(message, session, ctx):
                     add((rule, v.bounded(), message.params.get("name") if message.method == "tools/call" else None))

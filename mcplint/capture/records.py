@@ -25,7 +25,15 @@ class Record:
         self.base = base  # where `message` sits in the file (JSONL: /<line index>/message)
         self.sender = sender  # CLIENT | SERVER | None (a plain JSON-RPC line: inferred by the session)
         self.message = message  # the JSON-RPC message (an array for a batch), or None for a bodiless HTTP exchange
-        self.set_http(http)  # client: method, url, headers; server: status, headers
+        # client: method, url, headers; server: status, headers (set_http's work, inlined: a
+        # million records, and most are plain)
+        self.http = http
+        if http and type(http) is dict:
+            status, method = http.get("status"), http.get("method")
+            self.status = status if type(status) is int else None if status is None else _status(status)
+            self.method = None if method is None else method.upper() if type(method) is str else _method(method)
+        else:
+            self.set_http(http)
         self.problem = problem  # the line is not a usable record: where and why
         self.request = request  # server HTTP record: the client record of the same HTTP exchange
         self.raw_body = raw_body  # an HTTP body that is not JSON (plain-text 403, HTML, ...)
@@ -45,10 +53,8 @@ class Record:
             self.status = self.method = None
             return
         status, method = http.get("status"), http.get("method")
-        if type(status) is not int and (not isinstance(status, int) or isinstance(status, bool)):
-            status = None
-        self.status = status
-        self.method = method if method is None else method.upper() if isinstance(method, str) else None
+        self.status = _status(status)
+        self.method = None if method is None else _method(method)
 
     def __repr__(self) -> str:
         return f"Record({self.index}, {self.base!r}, {self.sender!r}, status={self.status!r}, method={self.method!r})"
@@ -92,6 +98,14 @@ class Record:
     def http_pointer(self) -> Pointer:
         """The HTTP facts of the record (status for a response, method and url for a request)."""
         return self.http_base if self.http_base is not None else self.line_pointer / "http"
+
+
+def _status(status: Any) -> int | None:
+    return status if isinstance(status, int) and not isinstance(status, bool) else None
+
+
+def _method(method: Any) -> str | None:
+    return method.upper() if isinstance(method, str) else None
 
 
 def is_jsonrpc(value: Any) -> bool:
