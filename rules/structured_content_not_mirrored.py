@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture import content
+from mcplint.capture.content import final_result, json_equal, parsed_text
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -40,8 +40,8 @@ class StructuredContentNotMirrored(TrafficRule):
     def check_exchange(self, exchange, session, ctx):
         if exchange.method != "tools/call":
             return
-        walk = content.walk(exchange, session.version)
-        result = walk.result if walk is not None else None
+        # The result alone, not content's shared walk: this rule runs in split's child.
+        result = final_result(exchange)
         if result is None or "structuredContent" not in result:
             return
         if self.checklist[0] not in session.assessed:
@@ -54,8 +54,8 @@ class StructuredContentNotMirrored(TrafficRule):
         for _, text in texts:
             if opener and text[:64].lstrip()[:1] != opener:
                 continue  # cannot be the serialized JSON: skip the parse
-            parsed, parsed_value = content.parsed_text(text)
-            if parsed and content.json_equal(parsed_value, value):
+            parsed, parsed_value = parsed_text(text)
+            if parsed and json_equal(parsed_value, value):
                 return
         base = exchange.response.ptr / "result"
         if not texts:
@@ -74,8 +74,8 @@ class StructuredContentNotMirrored(TrafficRule):
 def _what_the_text_is(text: str, value) -> str:
     if isinstance(value, dict) and len(value) == 1:
         (key, inner), = value.items()
-        parsed, parsed_value = content.parsed_text(text)
-        if (isinstance(inner, str) and inner == text) or (parsed and content.json_equal(parsed_value, inner)):
+        parsed, parsed_value = parsed_text(text)
+        if (isinstance(inner, str) and inner == text) or (parsed and json_equal(parsed_value, inner)):
             return f"the text block holds the value of '{key}' unwrapped, not the object"
-    parsed, _ = content.parsed_text(text)
+    parsed, _ = parsed_text(text)
     return "the text block holds different JSON" if parsed else "the text block is not JSON"
