@@ -142,7 +142,54 @@ def _compile(schema: Any, depth: int = 0) -> Check:
     checks.extend(_object_checks(schema, depth))
     if not checks:
         return lambda v: True
-    return checks[0] if len(checks) == 1 else _all_of(tuple(checks))
+    return _specialized(schema, depth) or (checks[0] if len(checks) == 1 else _all_of(tuple(checks)))
+
+
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+_OBJECT_KEYS = frozenset(("type", "properties", "required", "additionalProperties"))
+_NUMBER_KEYS = frozenset(("type", *_BOUNDS))
+
+
+def _specialized(schema: dict, depth: int) -> Check | None:
+    """One function for the commonest shapes (an object of properties, a number with bounds),
+    the same test as the checks ``_compile`` built and validated, with no call per keyword:
+    the arguments of every call of a capture go through them. None for other shapes."""
+    keys = {key for key in schema if key not in ANNOTATIONS and not key.startswith("x-")}
+    kind = schema.get("type")
+    if kind == "object" and keys <= _OBJECT_KEYS:
+        props = {name: _compile(sub, depth + 1) for name, sub in schema.get("properties", {}).items()}
+        extra = schema.get("additionalProperties", True)
+        other = _compile(extra, depth + 1) if extra is not True else None
+        names = frozenset(schema.get("required", ()))
+
+        def check_object(v) -> bool:
+            if not isinstance(v, dict):
+                return False
+            for key, value in v.items():
+                test = props.get(key)
+                if test is not None:
+                    if not test(value):
+                        return False
+                elif other is not None and not other(value):
+                    return False
+            return not names or names.issubset(v.keys())
+        return check_object
+    if (kind == "integer" or kind == "number") and keys <= _NUMBER_KEYS:
+        integer = kind == "integer"
+        low, high, above, below = (schema.get(key) for key in _BOUNDS)
+
+        def check_number(v) -> bool:
+            if isinstance(v, bool):
+                return False
+            if not isinstance(v, int):
+                if not isinstance(v, float) or (integer and not v.is_integer()):
+                    return False
+            # Each bound holds only when its comparison does: NaN fails them all, as in the checks
+            # this stands for (a False is no verdict: jsonschema then decides).
+            return ((low is None or v >= low) and (high is None or v <= high) and (above is None or v > above)
+                    and (below is None or v < below))
+        return check_number
+    return None
 
 
 # Plain loops: a generator per call (all(... for ...)) costs more than the checks themselves.
