@@ -40,6 +40,9 @@ class UnauthenticatedRemoteServer(TrafficRule):
         return iter(())
 
     def check_exchange(self, exchange, session, ctx):
+        served = getattr(session, "_mcp803_served", None)
+        if served is not None and (not served[1] or getattr(session, "_mcp803_authenticated", False)):
+            return ()  # the verdict is settled: served on loopback or HTTPS, or authenticated
         method = exchange.method
         if method not in ("tools/list", "tools/call") or exchange.response.result is None:
             return iter(())
@@ -48,7 +51,7 @@ class UnauthenticatedRemoteServer(TrafficRule):
             return iter(())
         if header(request, "authorization") is not None:  # the client authenticates
             session._mcp803_authenticated = True
-        if getattr(session, "_mcp803_served", None) is None:
+        if served is None:
             scheme, host = request_url(request)
             session._mcp803_served = (request, scheme == "http" and host is not None and not is_loopback(host), host)
             session.assess(self)

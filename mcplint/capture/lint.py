@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from mcplint.capture import CAPTURE_SUFFIXES, capture_kind, content, har, jsonl, split  # noqa: F401 (re-exported)
 from mcplint.capture.dispatch import Dispatch
 from mcplint.capture.records import CLIENT, Record
-from mcplint.capture.session import (NOTIFICATION, REQUEST, RESPONSE, Exchange, Message, Session, VersionDetector,
-                                     kind_of)
+from mcplint.capture.session import (ABSORBED, NOTIFICATION, REQUEST, RESPONSE, Exchange, Message, Session,
+                                     VersionDetector, kind_of)
 from mcplint.capture.evidence import unassessed
 from mcplint.document.listing import MEMBERS as LIST_MEMBERS
 from mcplint.document.loader import Document, load_document, os_error, spool, wait_for_data
@@ -241,7 +241,8 @@ class _Linter(Dispatch):
 
     def _exchange(self, exchange: Exchange) -> None:
         session = self.session
-        session.absorb(exchange)
+        if exchange.method in ABSORBED:  # (most exchanges are calls: no call to absorb for them)
+            session.absorb(exchange)
         session.seen[exchange.method or "?"] += 1
         response = exchange.response
         result = response.result

@@ -19,6 +19,7 @@ META_VERSION = "io.modelcontextprotocol/protocolVersion"
 # its response comes (a capture can hold 100,000 requests of a megabyte, never answered).
 PENDING_BYTES = 16 << 20
 LONG_ID = 256  # an id longer than this (as text) is keyed by its digest
+ABSORBED = frozenset({"initialize", "server/discover", "tools/list"})  # what Session.absorb learns from
 
 # Methods only a server sends; everything else is taken to come from the client when a
 # line does not say who sent it.
@@ -225,7 +226,8 @@ class Session:
         return Message(record, data, stub.ptr, stub.sender, stub.kind, stub.in_batch)
 
     def absorb(self, exchange: Exchange) -> None:
-        """Learn what a successful exchange settles: version, capabilities, tools."""
+        """Learn what a successful exchange settles: version, capabilities, tools (of the
+        methods in ABSORBED; the others settle nothing)."""
         result = exchange.response.result
         if result is None:
             return
