@@ -41,11 +41,12 @@ class ToolOutputHiddenCharacters(OutputRule):
     severity = Severity.WARNING
     needs = "tools/call result"
 
+    # Printable ASCII holds no control character (the only hidden ASCII): find_hidden's regex is skipped.
+    suspect = staticmethod(lambda text: not (text.isascii() and text.isprintable()))
+
     def check_texts(self, exchange, answer, texts):
         reported: set[str] = set()
         for ptr, what, text in texts:
-            if text.isascii() and text.isprintable():
-                continue  # no control character (the only hidden ASCII): skips find_hidden's regex
             hidden = find_hidden(text)
             if not hidden:
                 continue

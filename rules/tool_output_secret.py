@@ -2,7 +2,7 @@ from mcplint.capture.output_rule import OutputRule
 from mcplint.findings import Severity
 from mcplint.output_purpose import returns_credential
 from mcplint.rule import Violation
-from mcplint.secrets import new_secret
+from mcplint.secrets import has_long_token, new_secret
 
 
 class ToolOutputSecret(OutputRule):
@@ -45,13 +45,14 @@ class ToolOutputSecret(OutputRule):
     severity = Severity.ERROR
     needs = "tools/call result"
 
+    # Every credential is a run of 16+ token characters.
+    suspect = staticmethod(lambda text: len(text) >= 16 and has_long_token(text))
+
     def check_texts(self, exchange, answer, texts):
         if returns_credential(exchange.tool_name):
             return  # its purpose: a credential is the answer, not a leak
         reported: set[str] = set()
         for ptr, what, text in texts:
-            if len(text) < 16:
-                continue  # every credential is a run of 16+ characters (new_secret checks for one first)
             if (new := new_secret(text, reported)) is None:
                 continue
             first, more = new

@@ -1,5 +1,5 @@
 from mcplint.capture.output_rule import OutputRule
-from mcplint.capture.outputs import find_stack_trace, is_error_output, quoted
+from mcplint.capture.outputs import find_stack_trace, is_error_output, may_hold_trace, quoted
 from mcplint.findings import Severity
 from mcplint.output_purpose import returns_traces
 from mcplint.rule import Violation
@@ -42,6 +42,8 @@ class ToolOutputStackTrace(OutputRule):
     category = "security"
     severity = Severity.WARNING
     needs = "tools/call result"
+
+    suspect = staticmethod(may_hold_trace)
 
     def check_texts(self, exchange, answer, texts):
         if is_error_output(answer):

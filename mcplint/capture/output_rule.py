@@ -4,20 +4,29 @@ rule's ``check_texts``."""
 
 from __future__ import annotations
 
+from typing import Callable, ClassVar
+
 from mcplint.capture.outputs import output_texts, tool_answer
 from mcplint.rule import TrafficRule
 
 
 class OutputRule(TrafficRule):
     """Finds the answer of a tools/call (a result or an error), marks the checklist item
-    assessed, and hands the answer's texts (``outputs.output_texts``) to ``check_texts``."""
+    assessed, and hands the answer's texts (``outputs.output_texts``) to ``check_texts``:
+    only the texts ``suspect`` holds for, when the rule has one, and none at all (no call)
+    when no text is suspect."""
+
+    # A cheap test a text must pass for check_texts to find anything in it (written as
+    # ``suspect = staticmethod(test)``); None: every text is worth a look.
+    suspect: ClassVar[Callable[[str], bool] | None] = None
 
     def check_exchange(self, exchange, session, ctx):
         answer = tool_answer(exchange)
         if answer is None:
             return ()
         session.assess(self)
-        return self.check_texts(exchange, answer, output_texts(answer))
+        texts = _suspect(output_texts(answer), self.suspect)
+        return self.check_texts(exchange, answer, texts) if texts else ()
 
     def check_texts(self, exchange, answer, texts):
         """Violations in ``texts``: (pointer, what, text) of each string ``answer`` shows."""
@@ -32,11 +41,11 @@ class OutputGroup:
     __slots__ = ("entries", "assessed")
 
     def __init__(self) -> None:
-        self.entries: list[tuple] = []  # (rule, ctx, check_texts)
+        self.entries: list[tuple] = []  # (rule, suspect, check_texts)
         self.assessed = False
 
     def add(self, rule, ctx) -> None:
-        self.entries.append((rule, ctx, rule.check_texts))
+        self.entries.append((rule, rule.suspect, rule.check_texts))
 
     def check(self, exchange, session):
         """(rule, violation) for what the group's rules find in this exchange."""
@@ -48,6 +57,15 @@ class OutputGroup:
                 session.assess(rule)
             self.assessed = True
         texts = output_texts(answer)
-        for rule, _, check_texts in self.entries:
-            for violation in check_texts(exchange, answer, texts):
-                yield rule, violation
+        for rule, suspect, check_texts in self.entries:
+            chosen = _suspect(texts, suspect)
+            if chosen:
+                for violation in check_texts(exchange, answer, chosen):
+                    yield rule, violation
+
+
+def _suspect(texts, suspect):
+    """The texts worth a rule's look: all of them, or those ``suspect`` holds for."""
+    if suspect is None or not texts:
+        return texts
+    return [entry for entry in texts if suspect(entry[2])]

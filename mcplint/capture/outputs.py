@@ -153,12 +153,15 @@ _TRACES: tuple[tuple[str, re.Pattern], ...] = (
 _TRACE_TRIGGER = re.compile(r"\n[ \t]*at |Traceback|File \"|goroutine |\.rb:\d|:line \d")
 
 
+def may_hold_trace(text: str) -> bool:
+    """Whether ``text`` has something _TRACE_TRIGGER needs (found faster by substring search)."""
+    return "\n" in text or "Traceback" in text or 'File "' in text or "goroutine " in text or ".rb:" in text \
+        or ":line " in text
+
+
 def find_stack_trace(text: str) -> tuple[str, str, int] | None:
     """(language, the first matched line, where the trace starts) of a stack trace in ``text``, or None."""
-    if "\n" not in text and "Traceback" not in text and 'File "' not in text and "goroutine " not in text \
-            and ".rb:" not in text and ":line " not in text:
-        return None  # what _TRACE_TRIGGER needs, found faster by substring search
-    if _TRACE_TRIGGER.search(text) is None:
+    if not may_hold_trace(text) or _TRACE_TRIGGER.search(text) is None:
         return None
     for language, pattern in _TRACES:
         match = pattern.search(text)
