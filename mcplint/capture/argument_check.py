@@ -160,20 +160,7 @@ def _specialized(schema: dict, depth: int) -> Check | None:
         props = {name: _compile(sub, depth + 1) for name, sub in schema.get("properties", {}).items()}
         extra = schema.get("additionalProperties", True)
         other = _compile(extra, depth + 1) if extra is not True else None
-        names = frozenset(schema.get("required", ()))
-
-        def check_object(v) -> bool:
-            if not isinstance(v, dict):
-                return False
-            for key, value in v.items():
-                test = props.get(key)
-                if test is not None:
-                    if not test(value):
-                        return False
-                elif other is not None and not other(value):
-                    return False
-            return not names or names.issubset(v.keys())
-        return check_object
+        return _object_test(props, other, frozenset(schema.get("required", ())), False)
     if (kind == "integer" or kind == "number") and keys <= _NUMBER_KEYS:
         integer = kind == "integer"
         low, high, above, below = (schema.get(key) for key in _BOUNDS)
@@ -278,19 +265,25 @@ def _object_checks(schema: dict, depth: int) -> list[Check]:
     if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
         raise _Unsupported
     if compiled or extra_check is not None:
-        def check_members(v, props=compiled, other=extra_check) -> bool:
-            if not isinstance(v, dict):
-                return True
-            for key, value in v.items():
-                test = props.get(key)
-                if test is not None:
-                    if not test(value):
-                        return False
-                elif other is not None and key not in props and not other(value):
-                    return False
-            return True
-        found.append(check_members)
+        found.append(_object_test(compiled, extra_check, frozenset(), True))
     if required:
         names = frozenset(required)
         found.append(lambda v, r=names: not isinstance(v, dict) or r.issubset(v.keys()))
     return found
+
+
+def _object_test(props: dict, other: Check | None, names: frozenset, otherwise: bool) -> Check:
+    """An object's members against ``props`` (``other`` for the rest) and its ``names`` present;
+    ``otherwise`` for a value that is not an object."""
+    def check(v) -> bool:
+        if not isinstance(v, dict):
+            return otherwise
+        for key, value in v.items():
+            test = props.get(key)
+            if test is not None:
+                if not test(value):
+                    return False
+            elif other is not None and not other(value):
+                return False
+        return not names or names.issubset(v.keys())
+    return check
