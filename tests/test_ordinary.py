@@ -190,3 +190,9 @@ def test_the_shortcut_changes_no_finding_and_no_checklist_item(tmp_path, monkeyp
         assert results[0] == results[1], path
         compared += 1
     assert compared > 50
+
+
+def test_steady_session_waits_for_the_item_mcp810_marks():
+    plan = engine.Plan.build(Config(select=["ALL"]))
+    mcp810 = next(rule for rule in plan.rules if rule.code == "MCP810")
+    assert mcp810.checklist == (ordinary.VERSION_HEADER_ITEM,)

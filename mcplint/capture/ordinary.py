@@ -3,10 +3,9 @@
 Most of a capture is the same few shapes over and over: a server's successful answer to a
 pending request, an HTTP 200 with a JSON body to a POSTed request. A rule that can find
 nothing in such a message, and changes no state when it looks, says so with
-``quiet_on = frozenset({PLAIN_SUCCESS})`` (or ``ORDINARY_ANSWER``, ``STEADY_SESSION``, ``PLAIN_CALL``); the
-dispatcher then asks
-the predicate below once per message or record instead of calling each of those rules to
-return at once. Each predicate's docstring is the contract: what it guarantees, rule by rule.
+``quiet_on = frozenset({PLAIN_SUCCESS})`` (or ``ORDINARY_ANSWER``, ``STEADY_SESSION``,
+``PLAIN_CALL``); the dispatcher then asks the predicate below once per message or record
+instead of calling each of those rules to return at once. Each predicate's docstring is the contract: what it guarantees, rule by rule.
 tests/test_ordinary.py checks the contract on every capture we have (the same findings and
 checklist with and without the shortcut, and each quiet rule silent wherever its predicate
 holds).
@@ -25,6 +24,7 @@ PLAIN_SUCCESS = "plain-success"  # check_message of a server's response
 ORDINARY_ANSWER = "ordinary-answer"  # check_record of a server's HTTP record
 STEADY_SESSION = "steady-session"  # check_record of a server's HTTP record, for its session headers
 PLAIN_CALL = "plain-call"  # check_exchange of a tools/call that did not fail
+VERSION_HEADER_ITEM = 21  # the checklist item of the MCP-Protocol-Version header (MCP810 marks it)
 
 
 def plain_success(message, session) -> bool:
@@ -90,7 +90,7 @@ def steady_session(record, session) -> bool:
     if (value and value != sent) or (sent and sent in ids.deleted) or ids.changing:
         return False
     version = header(request, VERSION_HEADER)
-    return version is None or (version in versions.VERSIONS and 21 in session.assessed)
+    return version is None or (version in versions.VERSIONS and VERSION_HEADER_ITEM in session.assessed)
 
 
 def plain_call(exchange, session) -> bool:
