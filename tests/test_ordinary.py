@@ -189,7 +189,7 @@ def test_the_shortcut_changes_no_finding_and_no_checklist_item(tmp_path, monkeyp
                 results.append(repr(err))
         assert results[0] == results[1], path
         compared += 1
-    assert compared > 50
+    assert compared > (50 if CORPUS.is_dir() else 40)  # ../shared's corpus adds its captures when present
 
 
 def test_steady_session_waits_for_the_item_mcp810_marks():
