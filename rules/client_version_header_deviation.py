@@ -1,5 +1,5 @@
 from mcplint import versions
-from mcplint.capture.http import VERSION_HEADER, header, rpc_method
+from mcplint.capture.http import VERSION_HEADER, after_initialization, header, rpc_method
 from mcplint.capture.records import CLIENT
 from mcplint.capture.session import META_VERSION
 from mcplint.findings import Severity
@@ -45,11 +45,7 @@ class ClientVersionHeaderDeviation(TrafficRule):
     needs = ""
 
     def check_record(self, record, session, ctx):
-        # Asked of every client record: the era is read once (http.after_initialization's test).
-        if record.sender != CLIENT or not record.http:
-            return ()
-        stateless = versions.is_stateless(session.version)
-        if not stateless and session.initialize is None:
+        if record.sender != CLIENT or not record.http or not after_initialization(session):
             return ()
         if record.probe is not None or rpc_method(record) == "initialize":
             return ()  # an audit probe's odd header is deliberate, not the client's fault
@@ -57,7 +53,7 @@ class ClientVersionHeaderDeviation(TrafficRule):
         if value is None:
             self._count(session, "missing", record.header_pointer(VERSION_HEADER), None)
         else:
-            expected = _meta_version(record) if stateless else session.negotiated
+            expected = _meta_version(record) if session.era == "stateless" else session.negotiated
             if expected and value != expected:
                 self._count(session, "other", record.header_pointer(VERSION_HEADER), (value, expected))
         return ()

@@ -13,6 +13,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from mcplint import versions
 from mcplint.capture.records import CLIENT, SERVER, Record
 from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, kind_of
 
@@ -254,7 +255,8 @@ def session_ids(session, record: Record, request: Record | None) -> SessionIds:
 def after_initialization(session) -> bool:
     """Requests from here on must carry MCP-Protocol-Version: after an initialize result,
     or always in a stateless (2026-07-28) session."""
-    return session.era == "stateless" or session.initialize is not None
+    # The attribute first: asked of every request, and most sessions have had their initialize.
+    return session.initialize is not None or versions.is_stateless(session.version)
 
 
 __all__ = [
