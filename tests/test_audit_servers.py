@@ -258,6 +258,9 @@ def test_never_initializes_answers_everything_else():
 def test_orphans_finds_tagged_processes_until_they_are_gone():
     """The positive control for every no-orphan assertion: the tag is seen while the server lives."""
     with StdioClient("plain_server") as server:
+        # Between fork and exec /proc shows the parent's environment, without the tag: an answer
+        # proves the server has started.
+        assert server.initialize()
         assert orphans(server.tag) == [server.proc.pid]
     assert not wait_for_no_orphans(server.tag)
 
