@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 SHARED = ROOT.parent / "shared"
 UPDATE_GOLDEN = bool(os.environ.get("MCPLINT_UPDATE_GOLDEN"))
+
+# A shell without job control starts background commands with Ctrl-C (SIGINT) ignored, and every
+# process inherits that, mcplint included: the tests that interrupt an audit would then wait for
+# nothing. They test what a terminal gives, so the suite restores it however it was started.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def shared_path(*parts: str) -> Path:
