@@ -56,3 +56,38 @@ def test_schemas_outside_the_fast_path_are_left_to_jsonschema():
     for schema in ({"type": "string", "minLength": 2}, {"anyOf": [{"type": "string"}]},
                    {"type": "object", "additionalProperties": {"type": "string"}}, {"type": "date"}):
         assert not _simple(schema)
+
+
+# Schemas whose usability (valid under their dialect, and which dialect) the facts walk may
+# decide instead of jsonschema's metaschema validation: each must get the answer the
+# metaschema path gives.
+USABILITY = [
+    *SCHEMAS,
+    {"type": "object", "required": ["a", "a"]},  # not unique: invalid in both drafts
+    {"type": "object", "required": [1]},
+    {"type": "array", "items": [{"type": "string"}]},  # array-form items: draft-07 only
+    {"$schema": "http://json-schema.org/draft-07/schema#", "type": "array", "items": [{"type": "string"}]},
+    {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "array", "items": [{"type": "string"}]},
+    {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"},
+    {"type": "object", "title": 3},
+    {"type": "strin"},
+    {"type": "object", "properties": {"a": {"type": "string", "pattern": "("}}},
+    {"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"type": "integer"}}},
+    {"type": "object", "minProperties": -1},
+]
+
+
+@pytest.mark.parametrize("version", ["2025-06-18", "2025-11-25"])
+@pytest.mark.parametrize("schema", USABILITY, ids=[str(i) for i in range(len(USABILITY))])
+def test_the_facts_walk_picks_the_dialect_the_metaschemas_pick(schema, version):
+    from mcplint.capture.output_schema import _usable_dialect
+    from mcplint.schema_dialects import DRAFT7, DRAFT2020, LENIENT, UNKNOWN, metaschema_error, schema_dialect
+
+    dialect, _ = schema_dialect(schema, version)
+    if dialect == UNKNOWN:
+        expected = None
+    else:
+        if dialect == LENIENT:
+            dialect = DRAFT7 if metaschema_error(schema, DRAFT2020) and not metaschema_error(schema, DRAFT7) else DRAFT2020
+        expected = None if metaschema_error(schema, dialect) else dialect
+    assert _usable_dialect(schema, version) == expected

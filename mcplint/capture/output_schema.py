@@ -31,25 +31,23 @@ def validator_for_tool(session, tool: str, schema: Any) -> Check | None:
 
 
 def _build(schema: Any, version: str) -> Check | None:
-    dialect, _ = schema_dialect(schema, version)
-    if dialect == UNKNOWN:
+    dialect = _usable_dialect(schema, version)
+    if dialect is None:
         return None
-    if dialect == LENIENT:
-        dialect = DRAFT7 if metaschema_error(schema, DRAFT2020) and not metaschema_error(schema, DRAFT7) else DRAFT2020
-    if metaschema_error(schema, dialect):
-        return None
-    import jsonschema.exceptions
-
-    validator = schema_safety.validator(schema, dialect)
     valid = _compiled(schema) if _simple(schema) else None
+    built: list = []  # jsonschema's validator, made on the first value the fast path cannot prove valid
 
     def check(value: Any) -> list[tuple[tuple, tuple, str]]:
         """Errors as (path in the value, path in the schema, message); raises
         schema_safety.Uncheckable."""
         if valid is not None and valid(value):
             return []  # proved valid without jsonschema (the common case, and 10x faster)
+        import jsonschema.exceptions
+
+        if not built:
+            built.append(schema_safety.validator(schema, dialect))
         try:
-            errors = schema_safety.errors(validator, value)
+            errors = schema_safety.errors(built[0], value)
         except (ValueError, TypeError, RecursionError):
             return []  # a missing local $ref, a pattern that does not compile, a runaway schema
         found = []
@@ -59,6 +57,26 @@ def _build(schema: Any, version: str) -> Check | None:
         return found
 
     return check
+
+
+def _usable_dialect(schema: Any, version: str) -> str | None:
+    """The dialect to validate under, or None when the schema cannot be used (an unknown
+    dialect, or invalid under its dialect). Most schemas are proved valid by
+    ``schemas.facts``' walk, which never calls a schema valid that jsonschema rejects; the
+    others go to jsonschema's metaschema validation (an import of ~100 ms)."""
+    from mcplint import schemas
+
+    dialect, _ = schema_dialect(schema, version)
+    if dialect == UNKNOWN:
+        return None
+    facts = schemas.facts(schema, version) if isinstance(schema, dict) else None
+    if dialect == LENIENT:
+        if facts is not None and facts.in_dialect(DRAFT2020).fast_valid:
+            return DRAFT2020
+        dialect = DRAFT7 if metaschema_error(schema, DRAFT2020) and not metaschema_error(schema, DRAFT7) else DRAFT2020
+    elif facts is not None and facts.fast_valid:
+        return dialect
+    return None if metaschema_error(schema, dialect) else dialect
 
 
 def _describe(error) -> str:
