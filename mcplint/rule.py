@@ -159,6 +159,9 @@ class TrafficRule(Rule):
     errors_only: ClassVar[bool] = False
     # When set, check_record runs only for records that are not usable (``record.problem``).
     problems_only: ClassVar[bool] = False
+    # When set, check_record runs only for records of these transports: "stdio" (no HTTP
+    # facts: ``record.http`` is None) or "http".
+    transports: ClassVar[frozenset[str] | None] = None
     # Names of mcplint.capture.ordinary's predicates (PLAIN_SUCCESS for check_message,
     # ORDINARY_ANSWER for check_record) under which the rule finds nothing and changes no
     # state: the engine asks the predicate once instead of calling each such rule.

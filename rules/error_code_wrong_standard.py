@@ -54,6 +54,7 @@ class ErrorCodeWrongStandard(TrafficRule):
     senders = None
     kinds = frozenset({"response"})
     errors_only = True
+    transports = frozenset({"stdio"})  # check_record pairs stdio's bad lines with their answers
     needs = "an error answer to an unknown method, malformed JSON or an invalid request"
 
     def check_record(self, record, session, ctx):

@@ -1,7 +1,7 @@
 from mcplint.capture.output_rule import OutputRule
 from mcplint.findings import Severity
 from mcplint.rule import Violation
-from mcplint.unicode_scan import context_before, find_hidden
+from mcplint.unicode_scan import context_before, find_hidden, may_hold_hidden
 
 
 class ToolOutputHiddenCharacters(OutputRule):
@@ -41,8 +41,8 @@ class ToolOutputHiddenCharacters(OutputRule):
     severity = Severity.WARNING
     needs = "tools/call result"
 
-    # Printable ASCII holds no control character (the only hidden ASCII): find_hidden's regex is skipped.
-    suspect = staticmethod(lambda text: not (text.isascii() and text.isprintable()))
+    # ASCII text of printable characters, tabs and newlines hides nothing: find_hidden's regex is skipped.
+    suspect = staticmethod(may_hold_hidden)
 
     def check_texts(self, exchange, answer, texts):
         reported: set[str] = set()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcplint.unicode_scan import char_label, context_before, find_hidden, strip_ansi
+from mcplint.unicode_scan import char_label, context_before, find_hidden, may_hold_hidden, strip_ansi
 
 TAGS = "".join(chr(0xE0000 + ord(c)) for c in "ignore previous")
 SCOTLAND = "\U0001F3F4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000E007F"
@@ -164,3 +164,15 @@ def test_may_hide_reads_escapes(source, expected):
     from mcplint.unicode_scan import may_hide
 
     assert may_hide(source) is expected
+
+
+def test_may_hold_hidden_is_a_necessary_condition_of_find_hidden():
+    """False only where find_hidden finds nothing: every ASCII character and a few others,
+    alone and inside text, for prose and identifiers."""
+    chars = [chr(i) for i in range(0x100)] + ["\u200b", "\u202e", "\U000e0041", "\ufe0f", "\u00e9"]
+    for char in chars:
+        for text in (char, f"a{char}b", f"line one\n\tline {char}two\r\n"):
+            if find_hidden(text) or find_hidden(text, prose=False):
+                assert may_hold_hidden(text), repr(text)
+    assert not may_hold_hidden("12 passed in 0.4s\n\tno warnings")
+    assert may_hold_hidden("\x1b[32m12 passed\x1b[0m") and may_hold_hidden("a\rb") and may_hold_hidden("caf\u00e9")

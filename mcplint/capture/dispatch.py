@@ -88,7 +88,8 @@ class Dispatch:
 
     def record_hooks(self, version: str, record) -> list:
         sender, status, problem = record.sender, record.status, record.problem is not None
-        key = (version, sender, status, problem)
+        transport = "stdio" if record.http is None else "http"
+        key = (version, sender, status, problem, transport)
         found = self._records.get(key)
         if found is None:
             found = [
@@ -96,6 +97,7 @@ class Dispatch:
                 if (entry[0].senders is None or sender is None or sender in entry[0].senders)
                 and (entry[0].statuses is None or status in entry[0].statuses)
                 and (problem or not entry[0].problems_only)
+                and (entry[0].transports is None or transport in entry[0].transports)
             ]
             if sender == SERVER:
                 found = _with_quieter(found, (ORDINARY_ANSWER, ordinary_answer), (STEADY_SESSION, steady_session))
