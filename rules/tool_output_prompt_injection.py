@@ -1,7 +1,7 @@
 from mcplint.capture.output_rule import OutputRule
 from mcplint.capture.outputs import quoted
 from mcplint.findings import Severity
-from mcplint.injection import find_injection
+from mcplint.injection import could_inject, find_injection
 from mcplint.rule import Violation
 
 
@@ -38,6 +38,9 @@ class ToolOutputPromptInjection(OutputRule):
     category = "security"
     severity = Severity.WARNING
     needs = "tools/call result"
+
+    # No pattern can match a text without one of the words (or the markup) its patterns need.
+    suspect = staticmethod(could_inject)
 
     def check_texts(self, exchange, answer, texts):
         reported: set[str] = set()

@@ -38,7 +38,7 @@ def _suspecting_rules():
 
 
 def test_some_rules_have_suspects():
-    assert {rule.code for rule in _suspecting_rules()} >= {"MCP420", "MCP422", "MCP423"}
+    assert {rule.code for rule in _suspecting_rules()} >= {"MCP420", "MCP421", "MCP422", "MCP423"}
 
 
 @pytest.mark.parametrize("text", TEXTS)
@@ -58,4 +58,4 @@ def test_each_suspecting_rule_finds_something_here():
         for rule in _suspecting_rules():
             if list(rule.check_texts(exchange, answer, [(Pointer((1,)), "content block 1", text)])):
                 finders.add(rule.code)
-    assert finders >= {"MCP420", "MCP422", "MCP423"}, finders
+    assert finders >= {"MCP420", "MCP421", "MCP422", "MCP423"}, finders

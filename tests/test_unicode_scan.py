@@ -124,14 +124,23 @@ def test_helpers():
     assert context_before("x\ny\u200b", 3) == "x\\ny"
 
 
-def test_clean_text_is_fast():
-    import time
+def test_clean_text_takes_one_regex_search(monkeypatch):
+    # (What it costs is benchmarks/'s business; what is checked here is that clean text,
+    # nearly all text, never reaches the per-character loop.)
+    from mcplint import unicode_scan
 
-    text = "Read the complete contents of a file from the file system as text. " * 20
-    start = time.perf_counter()
-    for _ in range(10_000):
-        find_hidden(text)
-    assert time.perf_counter() - start < 0.5
+    searches = []
+
+    class Counting:
+        def search(self, *args):
+            searches.append(args)
+            return real.search(*args)
+
+    real = unicode_scan._CANDIDATE
+    monkeypatch.setattr(unicode_scan, "_CANDIDATE", Counting())
+    assert find_hidden("Read the complete contents of a file from the file system as text. " * 20) == []
+    assert len(searches) == 1
+    assert find_hidden("a\u200bb") and len(searches) > 2  # text with a candidate is walked
 
 
 @pytest.mark.parametrize("source,expected", [
