@@ -167,6 +167,8 @@ def may_hold_hidden(text: str) -> bool:
     """Whether ``find_hidden(text)`` may find anything: False for ASCII text of printable
     characters, tabs and newlines (one byte-level pass, five times faster than the regex)."""
     return not text.isascii() or bool(text.encode("ascii").translate(None, _QUIET_ASCII))
+
+
 # An escape in JSON/YAML source that may produce a candidate: a \uXXXX in a candidate
 # range (or a surrogate of one), or any short escape but \n \t \" \/ (\\ removed first).
 _SOURCE_ESCAPE = re.compile(

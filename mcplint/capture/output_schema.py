@@ -35,19 +35,20 @@ def _build(schema: Any, version: str) -> Check | None:
     if dialect is None:
         return None
     valid = _compiled(schema) if _simple(schema) else None
-    built: list = []  # jsonschema's validator, made on the first value the fast path cannot prove valid
+    validator = None  # jsonschema's, made for the first value the fast path cannot prove valid
 
     def check(value: Any) -> list[tuple[tuple, tuple, str]]:
         """Errors as (path in the value, path in the schema, message); raises
         schema_safety.Uncheckable."""
+        nonlocal validator
         if valid is not None and valid(value):
             return []  # proved valid without jsonschema (the common case, and 10x faster)
         import jsonschema.exceptions
 
-        if not built:
-            built.append(schema_safety.validator(schema, dialect))
+        if validator is None:
+            validator = schema_safety.validator(schema, dialect)
         try:
-            errors = schema_safety.errors(built[0], value)
+            errors = schema_safety.errors(validator, value)
         except (ValueError, TypeError, RecursionError):
             return []  # a missing local $ref, a pattern that does not compile, a runaway schema
         found = []
