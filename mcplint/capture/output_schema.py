@@ -62,22 +62,24 @@ def _build(schema: Any, version: str) -> Check | None:
 
 def _usable_dialect(schema: Any, version: str) -> str | None:
     """The dialect to validate under, or None when the schema cannot be used (an unknown
-    dialect, or invalid under its dialect). Most schemas are proved valid by
-    ``schemas.facts``' walk, which never calls a schema valid that jsonschema rejects; the
-    others go to jsonschema's metaschema validation (an import of ~100 ms)."""
+    dialect, or invalid under its dialect). Validity is ``schemas.is_valid``'s, as the
+    manifest rules judge it: the facts walk proves most schemas valid without importing
+    jsonschema (~100 ms); the rest go to its metaschema validation."""
     from mcplint import schemas
 
     dialect, _ = schema_dialect(schema, version)
     if dialect == UNKNOWN:
         return None
-    facts = schemas.facts(schema, version) if isinstance(schema, dict) else None
-    if dialect == LENIENT:
-        if facts is not None and facts.in_dialect(DRAFT2020).fast_valid:
-            return DRAFT2020
-        dialect = DRAFT7 if metaschema_error(schema, DRAFT2020) and not metaschema_error(schema, DRAFT7) else DRAFT2020
-    elif facts is not None and facts.fast_valid:
-        return dialect
-    return None if metaschema_error(schema, dialect) else dialect
+    facts = schemas.facts(schema, version) if isinstance(schema, dict) else None  # (not for true/false)
+
+    def valid(under: str) -> bool:
+        if facts is None:
+            return metaschema_error(schema, under) is None
+        return schemas.is_valid(schema, facts if under == dialect else facts.in_dialect(under))
+
+    if dialect == LENIENT:  # read as 2020-12 unless only draft-07 accepts it
+        return DRAFT2020 if valid(DRAFT2020) else DRAFT7 if valid(DRAFT7) else None
+    return dialect if valid(dialect) else None
 
 
 def _describe(error) -> str:
