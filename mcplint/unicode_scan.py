@@ -159,8 +159,8 @@ def find_hidden(text: str, prose: bool = True) -> list[Hidden]:
     return found
 
 
-_PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 _QUIET_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"  # the ASCII _CANDIDATE has none of
+_PLAIN_BYTES = _QUIET_ASCII + b"\r"  # (in a source text a raw CR is a line break)
 
 
 def may_hold_hidden(text: str) -> bool:
