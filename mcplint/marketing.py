@@ -77,6 +77,19 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _QUOTED.finditer(text)]
 
 
+# Two or more quoted or code-span values just before an open ending: 'Can be "guide", "report",
+# "person", etc.' shows example values of an open set (basic-memory's note_type), which says more
+# than a closed list would; an unquoted 'orders, invoices, etc.' stays vague, and so does 'stuff'.
+_QUOTED_VALUE = r"""(?:"[^"\n]{1,80}"|`[^`\n]{1,80}`|\u201c[^\u201d\n]{1,80}\u201d)"""
+_EXAMPLE_VALUES_BEFORE = re.compile(rf"(?:{_QUOTED_VALUE}\s*,\s*)+{_QUOTED_VALUE}\s*,?\s*$")
+_OPEN_ENDINGS = ("etc", "and so", "and more", "and many more", "and much more")
+
+
+def _after_example_values(phrase: str, text: str, start: int) -> bool:
+    return phrase.lower().startswith(_OPEN_ENDINGS) and \
+        _EXAMPLE_VALUES_BEFORE.search(text, max(0, start - 400), start) is not None
+
+
 def letter_words(text: str) -> list[str]:
     """The runs of letters in ``text``, lower-cased: ``_LETTERS.findall(text.lower())``
     ("don't" -> don, t). ASCII text takes a byte-level translate and split instead of
@@ -168,6 +181,8 @@ class MarketingMatcher:
         for start, neg_end, kind, phrase in found:
             if any(a < start < b for a, b in quoted):
                 continue  # a quoted example of what a user says ("find authentication stuff")
+            if kind == "vague" and _after_example_values(phrase, text, start):
+                continue
             if start >= covered:  # drop matches inside a longer one ("super fast" / "fast")
                 result.append((kind, phrase, start))
                 covered = -neg_end

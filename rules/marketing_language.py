@@ -32,7 +32,9 @@ class MarketingLanguage(ToolRule):
     fast", "best-in-class", "powerful", "seamlessly") tells the model nothing it can
     act on and can push it to prefer one tool over another for the wrong reason.
     Chatty phrases ("Hey there!", "Happy to help", "!!!") waste tokens, and vague
-    endings ("and more", "etc.", "stuff") hide what the tool really does.
+    endings ("and more", "etc.", "stuff") hide what the tool really does. (An open
+    ending after two or more quoted example values, `Can be "guide", "report", etc.`,
+    is not reported: the examples show the form of an open set.)
 
     Prompt and resource descriptions are read by the model in the same way.
 
