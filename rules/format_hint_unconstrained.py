@@ -21,6 +21,12 @@ _HINTS = {
 _CONSTRAINTS = ("format", "pattern", "enum", "const", "maxLength", "contentMediaType", "contentEncoding", "$ref")
 # A description that spells out the accepted form documents it well enough for this hint.
 _FORMAT_DOCUMENTED = re.compile(r"\bformat\b|ISO[ -]?8601|RFC[ -]?3339|YYYY|HH:MM", re.I)
+# A date or time parameter whose description shows an example value ("e.g. 2024-01-01", "14:30")
+# documents its form; one that takes relative values too ("1 week", "2d", "3 days ago": basic-memory's
+# after_date) would be broken by "format": "date".
+_DATE_SHOWN = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}|\b\d{1,2}:\d{2}\b|\b\d+\s*(?:[dhwmy]|days?|weeks?|months?|years?|hours?|minutes?)\b"
+    r"|\b(?:ago|yesterday|today|relative)\b", re.I)
 # A parameter called `file` may carry the file itself rather than its path.
 _FILE_CONTENT = re.compile(r"\b(?:contents?|base64|bytes|data|text)\b", re.I)
 
@@ -34,7 +40,8 @@ class FormatHintUnconstrained(Rule):
     accepts any text: the server sees malformed input first, and the model
     gets no hint of the expected form. A `format`, `pattern`, `enum`, `const`
     or `maxLength` validates it at the schema level; a description that names
-    the form (e.g. "ISO 8601 format") is accepted too. Names are split into
+    the form (e.g. "ISO 8601 format"), or for a date or time shows an example
+    value or relative values ("2024-01-01", "1 week"), is accepted too. Names are split into
     words (`file_path` -> file, path; `startDate` -> start, date) and only the
     last word, or `email` in `email_address`, counts, so `update`, `pathway`,
     `link_text` or `time_zone` are not matched.
@@ -81,7 +88,8 @@ class FormatHintUnconstrained(Rule):
                     continue
                 description = prop.get("description") if isinstance(prop.get("description"), str) else ""
                 if _FORMAT_DOCUMENTED.search(description) or (
-                        name_tokens(name)[-1] == "file" and _FILE_CONTENT.search(description)):
+                        name_tokens(name)[-1] == "file" and _FILE_CONTENT.search(description)) or (
+                        hint[0] == "date" and _DATE_SHOWN.search(description)):
                     continue
                 _, what, fix = hint
                 yield Violation(entry.at(path), f"String parameter '{name}' looks like {what} but accepts "
