@@ -5,6 +5,7 @@ holds one of a phrase's trigger words."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import Iterable
 
 
@@ -77,17 +78,25 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _QUOTED.finditer(text)]
 
 
-# Two or more quoted or code-span values just before an open ending: 'Can be "guide", "report",
-# "person", etc.' shows example values of an open set (basic-memory's note_type), which says more
-# than a closed list would; an unquoted 'orders, invoices, etc.' stays vague, and so does 'stuff'.
+# An open ending ("etc.", "and so on", "and more") after values shown as examples ends a list of
+# examples, not a vague account of what a tool does: two or more quoted or code-span values ('Can be
+# "guide", "report", "person", etc.': basic-memory's note_type), a list inside parentheses ('protected
+# branches (main, master, production, etc.)', '(1 for first parent, 2 for second, etc.)': git-mcp-
+# server), or a list after "e.g." or "such as". A bare 'orders, invoices, etc.' stays vague, and so
+# does 'stuff' anywhere.
 _QUOTED_VALUE = r"""(?:"[^"\n]{1,80}"|`[^`\n]{1,80}`|\u201c[^\u201d\n]{1,80}\u201d)"""
-_EXAMPLE_VALUES_BEFORE = re.compile(rf"(?:{_QUOTED_VALUE}\s*,\s*)+{_QUOTED_VALUE}\s*,?\s*$")
+_EXAMPLES_BEFORE = re.compile(
+    rf"(?:{_QUOTED_VALUE}\s*,\s*)+{_QUOTED_VALUE}\s*,?\s*$"  # "a", "b", etc.
+    r"|\([^()\n]{1,300}?,\s*(?:and\s+|or\s+)?$"  # (a, b, etc.)
+    r"|\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))[:,]?\s+[^.;:()\n]{1,300}?(?:,\s*|\s+)$",
+    re.I)
 _OPEN_ENDINGS = ("etc", "and so", "and more", "and many more", "and much more")
+MAX_EXAMPLE_LOOKS = 32  # per text: a hostile text of a million "etc." costs 32 looks back (< 1 ms each)
 
 
 def _after_example_values(phrase: str, text: str, start: int) -> bool:
     return phrase.lower().startswith(_OPEN_ENDINGS) and \
-        _EXAMPLE_VALUES_BEFORE.search(text, max(0, start - 400), start) is not None
+        _EXAMPLES_BEFORE.search(text, max(0, start - 400), start) is not None
 
 
 def letter_words(text: str) -> list[str]:
@@ -176,13 +185,17 @@ class MarketingMatcher:
             candidates.update(dict.fromkeys(self.by_word.get(trigger) or self.by_symbol[trigger]))
         found = sorted((m.start(), -m.end(), kind, m.group(0))
                        for kind, source in candidates for m in self._pattern(source).finditer(text))
-        quoted = _quoted_spans(text) if '"' in text or "\u201c" in text else ()
-        result, covered = [], -1
+        quoted = _quoted_spans(text) if '"' in text or "\u201c" in text else []
+        opens = [a for a, _ in quoted]  # the spans do not overlap: the one a match may be in is found by bisection
+        result, covered, looked = [], -1, 0
         for start, neg_end, kind, phrase in found:
-            if any(a < start < b for a, b in quoted):
+            at = bisect_left(opens, start) - 1
+            if at >= 0 and start < quoted[at][1]:
                 continue  # a quoted example of what a user says ("find authentication stuff")
-            if kind == "vague" and _after_example_values(phrase, text, start):
-                continue
+            if kind == "vague" and looked < MAX_EXAMPLE_LOOKS:
+                looked += 1
+                if _after_example_values(phrase, text, start):
+                    continue
             if start >= covered:  # drop matches inside a longer one ("super fast" / "fast")
                 result.append((kind, phrase, start))
                 covered = -neg_end

@@ -33,8 +33,9 @@ class MarketingLanguage(ToolRule):
     act on and can push it to prefer one tool over another for the wrong reason.
     Chatty phrases ("Hey there!", "Happy to help", "!!!") waste tokens, and vague
     endings ("and more", "etc.", "stuff") hide what the tool really does. (An open
-    ending after two or more quoted example values, `Can be "guide", "report", etc.`,
-    is not reported: the examples show the form of an open set.)
+    ending after values shown as examples is not reported: two or more quoted values,
+    `Can be "guide", "report", etc.`, a list in parentheses, `(main, master, etc.)`,
+    or one after "e.g." or "such as": the examples show the form of an open set.)
 
     Prompt and resource descriptions are read by the model in the same way.
 

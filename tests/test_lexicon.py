@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from mcplint.identifiers import matches_style, split_words, to_style
 from mcplint.lexicon import (
     IMPERATIVE_VERBS, count_words, imperative_of, is_verb, opening_problem, reads_as_english, verb_of_gerund,
 )
-from mcplint.marketing import MarketingMatcher
+from mcplint.marketing import MAX_EXAMPLE_LOOKS, MarketingMatcher
 
 
 def test_lexicon_is_lowercase_base_forms():
@@ -124,6 +126,15 @@ def test_count_words_stops_at_enough():
     ("and more than ten", []),
     ("magic bytes, seamless texture, unmatched brackets", []),
     ("!!value is a double negation", []),
+    # An open ending after values shown as examples ends a list of examples (basic-memory, git-mcp-server).
+    ('Can be "guide", "report", "person", etc.', []),
+    ("Formats: `json`, `csv` and more.", []),
+    ("on protected branches (main, master, production, etc.)", []),
+    ("(1 for first parent, 2 for second, etc.)", []),
+    ("Find files, e.g. logs, configs, etc.", []),
+    ('Can be "guide", etc.', ["vague"]),  # one value is not a list
+    ('Values "x", "y", or stuff', ["vague"]),  # only the open endings
+    ("Look up (orders) invoices, etc.", ["vague"]),  # the list is not inside the parentheses
 ])
 def test_marketing_matcher(text, kinds):
     assert [kind for kind, _ in MarketingMatcher().findall(text)] == kinds
@@ -134,6 +145,17 @@ def test_marketing_matcher_options():
     assert pattern.findall("Powerful synergy") == [("banned", "synergy")]
     assert MarketingMatcher(extra=["+++"]).findall("Done+++ now") == [("banned", "+++")]
     assert MarketingMatcher().findall("A super fast, very powerful tool") == [("hype", "super fast"), ("hype", "very powerful")]
+
+
+def test_marketing_matcher_is_linear_in_quotes_and_phrases():
+    """Thousands of quoted values and vague phrases in one text: each phrase finds its quote by
+    bisection and looks back for examples at most MAX_EXAMPLE_LOOKS times (a scan of every quote
+    for every phrase took 16 s on this text)."""
+    text = ('"aaaa" ,' * 50 + " etc. ") * 2000
+    started = time.monotonic()
+    found = MarketingMatcher().findall(text)
+    assert time.monotonic() - started < 3
+    assert len(found) == 2000 - MAX_EXAMPLE_LOOKS  # the first ones end lists of examples; past the cap, reported
 
 
 @pytest.mark.parametrize("name,snake", [
