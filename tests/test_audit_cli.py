@@ -456,16 +456,19 @@ def test_a_failed_audit_keeps_its_partial_transcript(tmp_path):
         "line = sys.stdin.readline()\n"
         "print(json.dumps({'jsonrpc': '2.0', 'id': json.loads(line)['id'], 'error': {'code': -32601, 'message': 'no'}}),"
         " flush=True)\n"
-        "print('Server ready on stdio' + ' !' * 100, flush=True)\n"
+        "for i in range(30): print('Server ready on stdio' + ' !' * 100, flush=True)\n"
         "sys.stdin.read()\n"
     )
     record = tmp_path / "s.jsonl"
     line = one_line_error(run_mcplint("audit", "--record", str(record), "--", sys.executable, str(server)))
-    assert line.startswith("mcplint: error: the server wrote something that is not JSON-RPC to standard output:")
-    assert line.endswith("...'") and len(line) < 250  # the bad line, shortened
+    assert line.startswith("mcplint: error: the server wrote more than 20 lines that are not JSON-RPC to standard "
+                           "output (the first: 'Server ready on stdio ! !")
+    assert "...'); mcplint stopped reading" in line and len(line) < 300  # the first bad line, shortened
     recorded = [json.loads(line) for line in record.read_text().splitlines()]
-    assert [r["from"] for r in recorded] == ["client", "server", "client"]
+    assert [r["from"] for r in recorded] == ["client", "server", "client"] + ["server"] * 20
     assert recorded[1]["message"]["error"]["code"] == -32601
+    assert {r["message"] for r in recorded[3:]} == {None}
+    assert all(r["raw"].startswith("Server ready on stdio !") for r in recorded[3:])  # what MCP617 reports
 
 
 # --- era detection and negotiation, against a scripted stdio server ---------------------------------------

@@ -203,6 +203,7 @@ STDIO_CASES = {
     "errors_swapped": ("errors_swapped", ("--call-read-only",)),
     "bad_structured_content": ("bad_structured_content", ("--call-read-only",)),
     "accepts_batches-stdio-2025-11-25": ("accepts_batches", ("--protocol-version", "2025-11-25")),
+    "garbage_stdout": ("garbage_stdout", ()),  # a banner on stdout: recorded, reported (MCP617), skipped
 }
 
 
@@ -304,7 +305,8 @@ def assert_fails_cleanly(proc: subprocess.CompletedProcess, started: float, boun
     # (a traceback in mcplint's error would read as mcplint's own crash).
     ("crashes", ("--after", "3", "--traceback"),
      ["exited with status 1", "its stderr says: AttributeError: 'Crashes' object has no attribute 'list_resources'"]),
-    ("garbage_stdout", (), ["not JSON-RPC", "Notes server 1.0 ready"]),
+    ("garbage_stdout", ("--lines", "25"),
+     ["more than 20 lines that are not JSON-RPC to standard output", "Notes server 1.0 ready"]),
     ("never_initializes", (), ["no answer to initialize"]),
 ])
 def test_stdio_failure_modes(server, args, expected):

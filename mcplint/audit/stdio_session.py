@@ -18,6 +18,11 @@ MAX_BYTES_PER_EXCHANGE = 32 * 1024 * 1024
 MAX_LINES_PER_AUDIT = 100_000  # read from a stdio server's stdout over the whole audit
 MAX_BYTES_PER_AUDIT = 256 * 1024 * 1024
 MAX_STRAY = 1000
+# Lines that are not JSON on a stdio server's stdout (a banner, a print): each is recorded (MCP617
+# reports them) and skipped, as most clients do; past this many the audit stops, since the channel
+# is carrying something other than the protocol.
+MAX_NOISE_LINES = 20
+MAX_NOISE_CHARS = 2000  # of each such line, kept in the transcript
 
 
 class StdioSession(Session):
@@ -34,6 +39,7 @@ class StdioSession(Session):
         self.stray: list[Any] = []  # messages that answered nothing we were waiting for (bounded)
         self.dropped = 0  # messages read but neither recorded nor kept (beyond the per-exchange share)
         self.lines_read = 0
+        self.noise: list[str] = []  # the lines that were not JSON (at most MAX_NOISE_LINES)
 
     def send(self, message: Any = None, *, raw: str | None = None, probe: str | None = None,
              timeout: float | None = None, wait: bool = True, **_ignored) -> Reply:
@@ -147,10 +153,17 @@ class StdioSession(Session):
         try:
             return json.loads(text, parse_constant=_reject_constant)
         except (ValueError, RecursionError):
-            shown = text if len(text) <= 120 else text[:117] + "..."
+            pass
+        if len(self.noise) >= MAX_NOISE_LINES:
+            first = self.noise[0]
+            shown = first if len(first) <= 120 else first[:117] + "..."
             raise ServerError(self._with_stderr(
-                f"the server wrote something that is not JSON-RPC to standard output: {shown!r}"
-            )) from None
+                f"the server wrote more than {MAX_NOISE_LINES} lines that are not JSON-RPC to standard output "
+                f"(the first: {shown!r}); mcplint stopped reading"))
+        kept = text if len(text) <= MAX_NOISE_CHARS else text[:MAX_NOISE_CHARS] + "..."
+        self.noise.append(kept)
+        self.recorder.server(None, raw=kept)
+        return _BLANK
 
     def fail(self, what: str) -> None:
         status = self.process.exit_status(0.5)

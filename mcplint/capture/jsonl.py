@@ -155,6 +155,8 @@ def to_record(index: int, value) -> Record:
         probe = get("probe")
         if probe is not None and isinstance(probe, str):
             record.probe = probe
+        if http is None and record.message is None and record.sender == SERVER and isinstance(get("raw"), str):
+            record.raw_body = value["raw"]  # a line a stdio server wrote that is not JSON (`mcplint audit --record`)
         status = record.status
         if status is not None and status >= 400:
             if record.message is None and isinstance(get("raw"), str):
