@@ -1,3 +1,4 @@
+from mcplint.capture.outputs import quoted
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -50,10 +51,5 @@ class StdoutNotMessage(TrafficRule):
                 f"{count} lines that are not JSON-RPC messages"
             yield Violation(pointer, (
                 f"The server wrote {what} to its standard output ({'the first here: ' if count > 1 else ''}"
-                f"{_shown(first)}); a stdio server must write only MCP messages to stdout: write logs to stderr"
+                f"{quoted(first, 80)!r}); a stdio server must write only MCP messages to stdout: write logs to stderr"
             ))
-
-
-def _shown(text: str) -> str:
-    text = " ".join(text.split())
-    return repr(text if len(text) <= 80 else text[:77] + "...")

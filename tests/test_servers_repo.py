@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_mcplint
+from conftest import FIXTURES, run_mcplint
 from repos_support import REPOS, node_skip_reason
 from test_reporters import _assert_valid_sarif
 
@@ -449,3 +449,28 @@ def test_a_start_failure_is_told_by_its_exception_line(tail, gist):
     why = f"the server exited with status 1 before mcplint was done with it; its stderr says: {gist}"
     assert _last_line(why) == f"the server exited with status 1 before mcplint was done with it: {gist}"
     assert _last_line("the server closed its standard output") == "the server closed its standard output"
+
+
+@pytest.mark.parametrize("audit", [False, True])
+def test_a_banner_on_stdout_is_a_warning_when_listing_and_a_finding_when_audited(tmp_path, audit):
+    """A stdio server that prints a banner to stdout is listed all the same; listing alone says so in
+    a warning (no traffic rule runs on a listing), and `audit: true` reports MCP617."""
+    servers = FIXTURES / "servers"
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".mcplint.yaml").write_text(
+        "servers:\n  - name: notes\n"
+        f"    command: [{json.dumps(sys.executable)}, {json.dumps(str(servers / 'garbage_stdout.py'))}]\n"
+        + ("    audit: true\n" if audit else ""), encoding="utf-8")
+    proc = run_mcplint("check", "--format", "json", cwd=repo)
+    report = json.loads(proc.stdout)
+    assert report["summary"]["tools"] == 2, proc.stderr.decode()
+    rules = [f["rule"] for f in report["findings"]]
+    warning = ("server notes: wrote 1 line(s) to its standard output that are not JSON-RPC "
+               "(the first: 'Notes server 1.0 ready, listening on stdio')")
+    if audit:
+        assert "MCP617" in rules and proc.returncode == 1
+        assert warning not in proc.stderr.decode()
+    else:
+        assert "MCP617" not in rules and proc.returncode == 0
+        assert f"mcplint: warning: {warning}" in proc.stderr.decode()

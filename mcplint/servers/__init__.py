@@ -74,6 +74,13 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, p
                 result.errors.append(f"server {spec.name}: {_last_line(str(failed))}")
             return
         result.notes.extend(f"server {spec.name}: {note}" for note in session.notes)
+        noise = getattr(session.session, "noise", None)
+        if noise and not audit:  # an audit's traffic rules report them (MCP617); a listing alone would not
+            from mcplint.audit.stdio import quoted
+
+            result.notes.append(f"server {spec.name}: wrote {len(noise)} line(s) to its standard output that are not "
+                                f"JSON-RPC (the first: {quoted(noise[0])}); a stdio server must write only MCP "
+                                "messages there (MCP617 reports it with audit: true)")
         listing = listing_document(session)
         version = session.session.version
         _lint_listing(spec, listing, plan, version, index, result, static=False)
