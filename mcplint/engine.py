@@ -25,7 +25,7 @@ from mcplint.rule import MANIFEST, Rule, RuleContext, ToolRule
 class Plan:
     """Everything a run needs, resolved once from config and command-line flags."""
 
-    rules: list[Rule]
+    selected: list["registry.RuleEntry"]  # the chosen rules, sorted by code; modules imported as rules run
     severity: dict[str, Severity]
     options: dict[str, object]
     version: str | None  # forced protocol version, or None to infer per document
@@ -34,6 +34,37 @@ class Plan:
     max_bytes: int
     used_ignores: set[int] = field(default_factory=set)  # per-file-ignores entries that silenced a finding
     lock: object = None  # a mcplint.pinning.Lock from `check --lock`, handed to rules in RuleContext
+    # Rule objects, made on first use: by kind (None: all), and by code.
+    _made: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _objects: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @property
+    def rules(self) -> list[Rule]:
+        """Every selected rule (each module imported)."""
+        return self.rules_for(None)
+
+    @property
+    def codes(self) -> set[str]:
+        return {entry.code for entry in self.selected}
+
+    def rules_for(self, kind: str | None) -> list[Rule]:
+        """The selected rules that apply to ``kind`` (a manifest, a capture), in code order:
+        only their modules are imported."""
+        made = self._made.get(kind)
+        if made is None:
+            made = self._made[kind] = [self._rule(e) for e in self.selected if kind is None or kind in e.applies_to]
+        return made
+
+    def rule(self, code: str) -> Rule | None:
+        """The selected rule with this code, or None."""
+        entry = next((e for e in self.selected if e.code == code), None)
+        return None if entry is None else self._rule(entry)
+
+    def _rule(self, entry) -> Rule:
+        made = self._objects.get(entry.code)
+        if made is None:
+            made = self._objects[entry.code] = entry.load()()
+        return made
 
     @classmethod
     def build(cls, config: Config, select=None, ignore=(), version: str | None = None) -> "Plan":
@@ -53,22 +84,22 @@ class Plan:
         for token, level in config.severity.items():
             for rule in _config_rules(token, where, "severity"):
                 if level == "off":
-                    chosen = [r for r in chosen if r is not rule]
+                    chosen = [r for r in chosen if r.code != rule.code]
                 else:
                     severity[rule.code] = Severity(level)
-        options = {}
+        options = RuleOptionsTable(chosen)
         for token, raw in config.options.items():
             for rule in _config_rules(token, where, "options"):
-                options[rule.code] = rule_options(rule, raw, config.source)
+                options[rule.code] = rule_options(rule.load(), raw, config.source)
         ignores = []
         for pattern, tokens in config.per_file_ignores.items():
             glob, _, pointer = pattern.partition("#")
             codes = {r.code for t in tokens for r in _config_rules(t, where, f"per-file-ignores.{pattern}")}
             ignores.append((glob_to_regex(glob), pointer, codes))
         return cls(
-            rules=[rule() for rule in chosen],
+            selected=chosen,
             severity=severity,
-            options={r.code: options.get(r.code) or r.Options() for r in chosen},
+            options=options,
             version=version,
             per_file_ignores=ignores,
             root=config.root,
@@ -76,7 +107,20 @@ class Plan:
         )
 
 
-def _config_rules(token: str, where: str, key: str) -> list[type[Rule]]:
+class RuleOptionsTable(dict):
+    """Each rule's options by code: the configured ones, and a rule's defaults made when first
+    asked for (its Options class is in its module, which a run may never import)."""
+
+    def __init__(self, entries) -> None:
+        super().__init__()
+        self._entries = {entry.code: entry for entry in entries}
+
+    def __missing__(self, code: str):
+        options = self[code] = self._entries[code].load().Options()
+        return options
+
+
+def _config_rules(token: str, where: str, key: str) -> list["registry.RuleEntry"]:
     try:
         return registry.find(token)
     except MCPLintError as err:  # "unknown rule 'X'; did you mean Y? ..."
@@ -205,8 +249,8 @@ def _manifest_unassessed(plan: Plan, version: str, manifest: Manifest) -> dict[i
     no outputSchema...: checklist.listing_gaps), or only traffic can show it (calls, errors, outputs)."""
     from mcplint import checklist
 
-    selected = {item for rule in plan.rules for item in rule.checklist}
-    covered = {item for rule in plan.rules if MANIFEST in rule.applies_to for item in rule.checklist}
+    selected = {item for rule in plan.selected for item in rule.checklist}
+    covered = {item for rule in plan.selected if MANIFEST in rule.applies_to for item in rule.checklist}
     others = bool(manifest.prompts() or manifest.resources() or manifest.resource_templates())  # texts: 3, 19
     tools = manifest.census().objects  # (the tool objects, listed already)
     gaps = checklist.listing_gaps(tools, version, "the manifest lists no tools", others)
@@ -292,8 +336,8 @@ def violations(manifest: Manifest, plan: Plan, version: str) -> list[tuple[Rule,
     version was inferred."""
     path = manifest.path
     raw: list[tuple[Rule, object]] = []
-    for rule in plan.rules:
-        if version not in rule.versions or manifest.kind not in rule.applies_to:
+    for rule in plan.rules_for(manifest.kind):
+        if version not in rule.versions:
             continue
         watched = plan.version is None  # an inferred version: findings may be re-checked leniently
         ctx = (VersionWatch if watched else RuleContext)(version, plan.options[rule.code], path, manifest, plan.lock)

@@ -120,6 +120,7 @@ def _run_pool(targets: list, plan: engine.Plan, workers: int, batches: list[rang
     captures = any(engine._capture_kind(t) for t in targets)
     for module in ("mcplint.checklist", "mcplint.document.jsonmap", *(("mcplint.capture.lint",) if captures else ())):
         importlib.import_module(module)
+    plan.rules_for(None if captures else "manifest")  # the rule modules a worker will run
 
     _plan, _targets = plan, targets
     results: list[engine.Result | None] = [None] * len(batches)

@@ -328,7 +328,7 @@ def shorten_pair(old: str, new: str, width: int = 80, context: int = 20) -> tupl
 def load_for_check(path, plan) -> Lock:
     """The lock for a check run; says so when no pin rule is selected (it would do nothing)."""
     lock = load(path)
-    if not any(rule.code in PIN_RULES for rule in plan.rules):
+    if not plan.codes & set(PIN_RULES):
         print(f"mcplint: warning: --lock {path}: rules {', '.join(PIN_RULES)} are not selected, "
               "so the lock is not compared", file=sys.stderr)
     return lock

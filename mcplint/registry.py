@@ -93,44 +93,97 @@ def _only_builtin(entry_points_txt: str) -> bool:
 
 @lru_cache(maxsize=1)
 def all_rules() -> tuple[type[Rule], ...]:
-    """Every rule, sorted by code; metadata is validated once, here."""
-    found: list[type[Rule]] = []
+    """Every rule class, sorted by code (every rule module imported)."""
+    return tuple(entry.load() for entry in catalog())
+
+
+@lru_cache(maxsize=1)
+def catalog() -> tuple[RuleEntry, ...]:
+    """Every rule as selection sees it, sorted by code; metadata is validated once, here.
+
+    The built-in pack is read from its index (``mcplint.rule_index``) when that is current,
+    so a run imports only the rule modules it runs: a manifest never pays for the traffic
+    rules. Plugin packs are imported whole."""
+    from mcplint import rule_index
+
+    found: list[RuleEntry] = []
+    indexed = rule_index.read(BUILTIN_PACK)
     for pack in [BUILTIN_PACK, *_plugin_packs()]:
+        if pack == BUILTIN_PACK and indexed is not None:
+            found.extend(indexed)
+            continue
         try:
             modules = list(_pack_modules(pack))
         except Exception as err:  # one broken pack must not take the others down
             raise MCPLintError(f"rule pack {pack!r} failed to load: {err}") from None
-        for module in modules:
-            found.extend(_rules_in(module))
-    _validate(found)
+        classes = [rule for module in modules for rule in _rules_in(module)]
+        _validate(classes)
+        entries = [RuleEntry.of(rule) for rule in classes]
+        _unique(entries)
+        if pack == BUILTIN_PACK:
+            rule_index.write(BUILTIN_PACK, entries)
+        found.extend(entries)
+    _unique(found)
     return tuple(sorted(found, key=lambda r: r.code))
 
 
+class RuleEntry:
+    """A rule's selection metadata (code, name, what it applies to, its versions and checklist
+    items) without its module imported; ``load()`` imports it and gives the class (as a rule
+    class's own ``load()`` gives itself)."""
+
+    __slots__ = ("code", "name", "applies_to", "versions", "checklist", "module", "qualname", "_cls")
+
+    def __init__(self, code, name, applies_to, versions, checklist, module, qualname, cls=None) -> None:
+        self.code, self.name, self.module, self.qualname, self._cls = code, name, module, qualname, cls
+        self.applies_to, self.versions, self.checklist = frozenset(applies_to), frozenset(versions), tuple(checklist)
+
+    @classmethod
+    def of(cls, rule: type[Rule]) -> "RuleEntry":
+        return cls(rule.code, rule.name, rule.applies_to, rule.versions, rule.checklist,
+                   rule.__module__, rule.__qualname__, rule)
+
+    def load(self) -> type[Rule]:
+        if self._cls is None:
+            try:
+                self._cls = getattr(importlib.import_module(self.module), self.qualname)
+            except Exception as err:  # as a pack failing to load: one line, not a traceback
+                raise MCPLintError(f"rule {self.code} ({self.module}) failed to load: {err}") from None
+        return self._cls
+
+    def __repr__(self) -> str:
+        return f"<rule {self.code} {self.name}>"
+
+
 def _validate(rules: list[type[Rule]]) -> None:
-    codes: dict[str, type[Rule]] = {}
-    names: dict[str, type[Rule]] = {}
+    """Each rule's own metadata: a code, a kebab-case name and a docstring."""
     for rule in rules:
-        if _CODE.match(rule.code) and _SLUG.match(getattr(rule, "name", "")) and (rule.__doc__ or "").strip() \
-                and rule.code not in codes and rule.name not in names:
-            codes[rule.code] = names[rule.name] = rule  # valid: no need to find its source file
-            continue
+        if _CODE.match(rule.code) and _SLUG.match(getattr(rule, "name", "")) and (rule.__doc__ or "").strip():
+            continue  # valid: no need to find its source file
         where = inspect.getsourcefile(rule) or rule.__module__
         if not _CODE.match(rule.code):
             raise MCPLintError(f"{where}: rule code {rule.code!r} must look like MCP123")
         if not _SLUG.match(getattr(rule, "name", "")):
             raise MCPLintError(f"{where}: rule name {getattr(rule, 'name', '')!r} must be kebab-case")
-        if not (rule.__doc__ or "").strip():
-            raise MCPLintError(f"{where}: rule {rule.code} has no docstring")
-        for table, key in ((codes, rule.code), (names, rule.name)):
+        raise MCPLintError(f"{where}: rule {rule.code} has no docstring")
+
+
+def _unique(entries: list[RuleEntry]) -> None:
+    """No two rules share a code or a name (across packs)."""
+    codes: dict[str, RuleEntry] = {}
+    names: dict[str, RuleEntry] = {}
+    for entry in entries:
+        for table, key in ((codes, entry.code), (names, entry.name)):
             if key in table:
-                raise MCPLintError(f"{where}: rule {key!r} is already defined by {table[key].__module__}")
-            table[key] = rule
+                where = inspect.getsourcefile(entry.load()) or entry.module
+                raise MCPLintError(f"{where}: rule {key!r} is already defined by {table[key].module}")
+            table[key] = entry
 
 
-def find(token: str) -> list[type[Rule]]:
+def find(token: str) -> list[RuleEntry]:
     """Rules matched by a selector: ALL, a code, a code prefix or a slug."""
     token = token.strip()
-    rules = all_rules()
+    rules = catalog()
     if token.upper() == "ALL":
         return list(rules)
     upper = token.upper()
@@ -145,9 +198,9 @@ def find(token: str) -> list[type[Rule]]:
 
 def get(token: str) -> type[Rule]:
     upper = token.strip().upper()
-    for rule in all_rules():
+    for rule in catalog():
         if rule.code == upper or rule.name == token.strip().lower():
-            return rule
+            return rule.load()
     raise MCPLintError(unknown(token))
 
 
@@ -156,7 +209,7 @@ def unknown(token: str) -> str:
     from mcplint.suggest import did_you_mean
 
     token = token.strip()
-    choices = [choice for rule in all_rules() for choice in (rule.code, rule.name)]
+    choices = [choice for rule in catalog() for choice in (rule.code, rule.name)]
     return f"unknown rule {token!r}{did_you_mean(token, choices)} (see `mcplint rules`)"
 
 
@@ -169,9 +222,9 @@ def check_selectors(tokens, where: str) -> None:
             raise MCPLintError(f"{where}: {err}") from None
 
 
-def select(select: list[str] | None, ignore: list[str], extend_select: list[str] = ()) -> list[type[Rule]]:
+def select(select: list[str] | None, ignore: list[str], extend_select: list[str] = ()) -> list[RuleEntry]:
     """ruff's order: the base set (default ALL), plus extend-select, minus ignore."""
-    chosen: dict[str, type[Rule]] = {}
+    chosen: dict[str, RuleEntry] = {}
     for token in select if select is not None else ["ALL"]:
         chosen.update((r.code, r) for r in find(token))
     for token in extend_select:

@@ -101,6 +101,11 @@ class Rule:
         raise NotImplementedError
 
     @classmethod
+    def load(cls) -> type["Rule"]:
+        """The class itself (as ``registry.RuleEntry.load()`` gives it): code that takes either."""
+        return cls
+
+    @classmethod
     def summary(cls) -> str:
         doc = (cls.__doc__ or "").strip()
         return doc.splitlines()[0].strip() if doc else ""

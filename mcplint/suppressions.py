@@ -74,7 +74,7 @@ def apply(findings: list[Finding], manifest, plan, version: str) -> list[Finding
         return findings
     index = _Index(directives)
     kept = [f for f in findings if not index.silence(f)]
-    rule = next((r for r in plan.rules if r.code == UNUSED), None)
+    rule = plan.rule(UNUSED)
     if rule is not None:
         kept.extend(_unused(directives, manifest, plan, version, rule))
     return kept
@@ -277,9 +277,9 @@ def _members_starting(source_map, lines: set) -> dict[int, Pointer]:
 
 
 def _unused(directives: list[Directive], manifest, plan, version: str, rule) -> list[Finding]:
-    selected = {r.code for r in plan.rules}
+    selected = plan.codes
     applicable = {
-        r.code for r in registry.all_rules() if version in r.versions and manifest.kind in r.applies_to
+        r.code for r in registry.catalog() if version in r.versions and manifest.kind in r.applies_to
     }
     found = []
     for directive in directives:
@@ -351,7 +351,7 @@ def unused_config_ignores(config, plan, files) -> list[str]:
         return []
     from mcplint.per_file_ignores import relative as _relative
 
-    selected = {r.code for r in plan.rules}
+    selected = plan.codes
     linted = [_relative(f.path, plan.root) for f in files]
     warnings = []
     for index, (pattern, (regex, _, codes)) in enumerate(zip(config.per_file_ignores, plan.per_file_ignores)):

@@ -174,13 +174,13 @@ def _report(audit, label, url, argv, record_path: Path, recorded: bool, plan, cf
     for message in result.errors if not partial else ():
         print(f"mcplint: error: {message}", file=sys.stderr)
 
-    rule_classes = tuple(type(r) for r in plan.rules)
-    summary = summarize(result.findings, rule_classes, result.files, result.skipped, result.errors)
+    selected = tuple(plan.selected)  # registry entries: SARIF alone imports their modules
+    summary = summarize(result.findings, selected, result.files, result.skipped, result.errors)
     _add_probes(summary, audit)
     summary["audit"] = _audit_summary(audit, label, url)
     to_terminal = output is None and sys.stdout.isatty()
     ctx = reporters.ReportContext(
-        rules=rule_classes, summary=summary, tool_version=__version__, files=tuple(result.files),
+        rules=selected, summary=summary, tool_version=__version__, files=tuple(result.files),
         color=want_color(to_terminal) if fmt == "rich" else False,
         width=shutil.get_terminal_size((100, 24)).columns if to_terminal else 100,
         sources=result.sources, levels=plan.severity,

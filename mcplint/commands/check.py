@@ -128,13 +128,13 @@ def _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, wri
         return baseline_module.write(result, write_baseline)
     outcome = baseline_module.apply(result, known, baseline) if known is not None else None
 
-    rule_classes = tuple(type(r) for r in plan.rules)
-    summary = summarize(result.findings, rule_classes, result.files, result.skipped, result.errors)
+    selected = tuple(plan.selected)  # registry entries: SARIF alone imports their modules
+    summary = summarize(result.findings, selected, result.files, result.skipped, result.errors)
     if outcome is not None:
         summary["baseline"] = outcome.as_dict()
     to_terminal = output is None and sys.stdout.isatty()
     ctx = reporters.ReportContext(
-        rules=rule_classes,
+        rules=selected,
         summary=summary,
         tool_version=__version__,
         files=tuple(result.files),

@@ -14,7 +14,7 @@ FORMATS = {
 
 @dataclass(frozen=True)
 class ReportContext:
-    rules: tuple  # the selected rule classes (SARIF lists them; the checklist uses them)
+    rules: tuple  # the selected rules, classes or registry.RuleEntry (SARIF lists them; the checklist uses them)
     summary: dict
     tool_version: str
     files: tuple = ()  # FileReport entries

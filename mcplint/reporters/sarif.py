@@ -42,7 +42,7 @@ def sarif_log(findings, ctx) -> dict:
     for rule in ctx.rules:
         if rule.code not in index:
             index[rule.code] = len(descriptors)
-            descriptors.append(rule_descriptor(rule, ctx.levels))
+            descriptors.append(rule_descriptor(rule.load(), ctx.levels))  # its docs: the class's
     for finding in findings:  # a code outside the selection (e.g. reserved ones) still needs a rule
         if finding.code not in index:
             index[finding.code] = len(descriptors)

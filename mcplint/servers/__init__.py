@@ -109,7 +109,7 @@ def _lint_listing(spec, listing: dict, plan, version: str | None, index, result:
     if static:
         from mcplint.servers.offline import static_rules
 
-        chosen = dataclasses.replace(chosen, rules=static_rules(plan.rules))
+        chosen = dataclasses.replace(chosen, selected=static_rules(plan.selected))
     findings, used = engine.lint(manifest, chosen)
     # Only the entries are the server's words here: the envelope (resultType, ttlMs, cursors) was
     # rebuilt by mcplint, so what rules say about it is left to the audit's traffic rules.
@@ -131,12 +131,12 @@ def _lint_listing(spec, listing: dict, plan, version: str | None, index, result:
 
 def _lint_traffic(spec, record: Path, plan, result: ServersResult) -> None:
     """The audit's transcript through the traffic rules; the listing's own findings came above."""
-    from mcplint import discovery, engine, registry
+    from mcplint import discovery, engine
     from mcplint.rule import TrafficRule
     from mcplint.servers.relocate import traffic_name, traffic_finding
 
     linted = engine.run([discovery.Target(str(record), True)], plan)
-    traffic = {cls.code for cls in registry.all_rules() if issubclass(cls, TrafficRule)}
+    traffic = {rule.code for rule in plan.rules if isinstance(rule, TrafficRule)}
     result.findings.extend(traffic_finding(f, spec.name) for f in linted.findings if f.code in traffic)
     result.errors.extend(e.replace(str(record), traffic_name(spec.name, 0).split("#")[0]) for e in linted.errors)
     for report in linted.files:
