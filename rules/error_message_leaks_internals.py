@@ -12,7 +12,9 @@ class ErrorMessageLeaksInternals(TrafficRule):
     tells an attacker the server's layout, language and library versions, and tells
     the user nothing they can act on. Log the details on the server and send a short
     message that says what failed. A path the client itself sent (a file it asked for)
-    is not a leak.
+    is not a leak, nor is the standard install location of a program the server looked
+    for (`/usr/bin/git`, `/opt/google/chrome/chrome`): an install hint, not the server's
+    own files.
 
     ## Bad
     ```jsonl protocol=2025-06-18

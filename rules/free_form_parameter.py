@@ -15,6 +15,11 @@ class FreeFormParameter(Rule):
     only has annotations such as `description` counts as free-form too, and so
     does an object with an empty `properties`.
 
+    Some objects are free-form by nature (a database query filter, a JSON merge
+    patch): an object that says it takes any keys (`additionalProperties: true` or
+    `{}`) and whose description says what goes in it is not reported, since no
+    better schema can be written for it.
+
     ## Bad
     ```json
     {"tools": [{"name": "run_query", "inputSchema": {"type": "object", "properties": {
@@ -33,6 +38,12 @@ class FreeFormParameter(Rule):
       "query": {"type": "string", "description": "SQL to run."},
       "params": {"type": "object", "description": "Named parameters.",
                  "additionalProperties": {"type": ["string", "number"]}}}}}]}
+    ```
+
+    ```json
+    {"tools": [{"name": "find", "inputSchema": {"type": "object", "properties": {
+      "filter": {"type": "object", "additionalProperties": {},
+                 "description": "The query filter, in the syntax of db.collection.find()."}}}}]}
     ```
     """
 
@@ -55,7 +66,16 @@ def _free_form(entry) -> list[tuple[tuple, str]]:
             shown = "true" if prop is True else "{}" if not prop else "only annotations"
             found.append((path, f"Parameter '{name}' accepts any value (its schema is {shown}); give it "
                           "a 'type' and constraints"))
-        else:
+        elif not _open_on_purpose(prop):
             found.append((path, f"Object parameter '{name}' declares no properties, so it accepts any keys "
                           "and values; list its 'properties' or constrain 'additionalProperties'"))
     return found
+
+
+def _open_on_purpose(prop) -> bool:
+    """An object declared open (``additionalProperties: true`` or ``{}``) whose description says
+    what it holds, in a few words at least: free-form by design (a query filter, a patch)."""
+    if not isinstance(prop, dict) or prop.get("additionalProperties", None) not in (True, {}):
+        return False
+    description = prop.get("description")
+    return isinstance(description, str) and len(description.split()) >= 3

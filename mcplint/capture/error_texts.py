@@ -54,6 +54,13 @@ _PATH = LazyPattern(
     r"|/(?:[\w.@+~-]+/)+[\w@+~-]+" + _SOURCE + r")"
     r"|(?<![\w])([A-Za-z]:\\(?:[\w .@+~-]+\\)*[\w .@+~-]+)"
 )
+# Where systems and installers put the programs a server drives (a browser, git, kubectl): a
+# "could not find Chrome at /opt/google/chrome/chrome" says where a program was looked for, an
+# install hint, and nothing of the server's own files, language or libraries.
+_PROGRAM_PLACES = ("/usr/bin/", "/usr/local/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/snap/bin/",
+                   "/opt/google/chrome", "/opt/microsoft/msedge", "/opt/brave.com/", "/Applications/",
+                   "C:\\Program Files\\", "C:\\Program Files (x86)\\")
+_SOURCE_FILE = LazyPattern(_SOURCE + "$")
 SCAN_LIMIT = 20_000
 _QUICK = LazyPattern(r"[/\\]|Traceback|goroutine|panicked|\n\s*at \S")
 
@@ -76,9 +83,14 @@ def leak_at(text: str, sent: tuple[str, ...] = ()) -> tuple[str, int, int] | Non
     for match in _PATH.finditer(text):
         group = 1 if match.group(1) else 2
         path = match.group(group).rstrip("/.")
-        if not _sent_by_client(path, sent):
+        if not _sent_by_client(path, sent) and not _program_place(path):
             return f"the internal path {path!r}", match.start(group), match.start(group) + len(path)
     return None
+
+
+def _program_place(path: str) -> bool:
+    """A program's standard install location (not a source file there)."""
+    return path.startswith(_PROGRAM_PLACES) and "/.." not in path and not _SOURCE_FILE.search(path)
 
 
 def _sent_by_client(path: str, sent: tuple[str, ...]) -> bool:
