@@ -1,4 +1,4 @@
-"""The extended corpus in fixtures/real-servers: live audits of 26 published MCP servers that
+"""The extended corpus in fixtures/real-servers: live audits of 28 published MCP servers that
 nobody here wrote (PyPI and npm, stdio and Streamable HTTP on 127.0.0.1), and their tools/list
 results. Every finding was reviewed by hand (fixtures/real-servers/REVIEW.md). No server or
 network is needed: the recordings are linted as they are.
@@ -32,19 +32,19 @@ def payload():
 
 def test_findings_are_the_reviewed_ones(payload):
     summary = payload["summary"]
-    assert (summary["files"], summary["captures"], summary["errors"], summary["skipped"]) == (26, 35, 0, 0)
+    assert (summary["files"], summary["captures"], summary["errors"], summary["skipped"]) == (28, 38, 0, 0)
     lines = sorted(f"{f['path']} {f['line']}:{f['column']} {f['rule']} {f['severity']} {f['pointer']}"
                    for f in payload["findings"])
     assert_golden("\n".join(lines) + "\n", REAL / "expected-findings.txt")
 
 
 def test_captures_are_linted_at_the_version_each_server_negotiated(payload):
-    # Seven servers speak the stateless 2026-07-28 protocol, the rest a handshake version.
+    # Eight servers speak the stateless 2026-07-28 protocol, the rest a handshake version.
     assert payload["summary"]["protocol_versions"] == ["2024-11-05", "2025-06-18", "2025-11-25", "2026-07-28"]
 
 
 def test_every_server_has_a_manifest_and_a_stdio_recording():
-    assert len(SERVERS) == 26
+    assert len(SERVERS) == 28
     for name in SERVERS:
         assert (REAL / name / "tools.json").is_file(), name
         assert (REAL / name / f"{name}.jsonl").is_file(), name
