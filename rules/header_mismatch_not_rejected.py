@@ -68,7 +68,7 @@ class HeaderMismatchNotRejected(TrafficRule):
                 f" {record.status}; reject it with 400 and error -32020",
                 related=related,
             )
-        elif code not in allowed:
+        elif isinstance(code, (dict, list)) or code not in allowed:
             where = record.base / "error" / "code" if code is not None else record.http_pointer / "status"
             got = f"error {code}" if code is not None else "no JSON-RPC error"
             yield Violation(

@@ -43,7 +43,7 @@ class LogLevelInvalid(TrafficRule):
         params = message.params
         if "level" not in params:
             yield Violation(message.ptr, "Log notification lacks 'level'; set one of " + ", ".join(sorted(_LEVELS)))
-        elif params["level"] not in _LEVELS:
+        elif not isinstance(params["level"], str) or params["level"] not in _LEVELS:
             yield Violation(message.ptr / "params" / "level",
                             f"Log level {show(params['level'])} is not one of the RFC 5424 names "
                             "(debug, info, notice, warning, error, critical, alert, emergency)")

@@ -118,7 +118,7 @@ class ServerRequestWithoutCapability(TrafficRule):
         base = exchange.response.ptr / "result" / "inputRequests"
         for key, request in requests.items():
             method = request.get("method") if isinstance(request, dict) else None
-            if method not in CAPABILITY:
+            if not isinstance(method, str) or method not in CAPABILITY:
                 continue
             params = _dict(request.get("params")) or {}
             for path, text, severity in problems(method, params, declared, ctx.version):

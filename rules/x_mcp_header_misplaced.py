@@ -60,7 +60,7 @@ class XMcpHeaderMisplaced(Rule):
                                          "\"type\": \"string\", \"integer\" or \"boolean\", or clients drop the tool")
                     continue
                 kinds = kind if isinstance(kind, list) else [kind]
-                wrong = [k for k in kinds if k not in PRIMITIVE]
+                wrong = [k for k in kinds if not isinstance(k, str) or k not in PRIMITIVE]
                 if wrong or not kinds:
                     yield Violation(at(schema_ptr, annotation, "type"),
                                     f"{KEY} on {where(annotation)} of type {show(kind)}; only string, integer and "

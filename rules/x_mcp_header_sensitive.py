@@ -87,7 +87,7 @@ def _reason(schema: dict, name: str, header: str) -> str | None:
         return "its name"
     if _sensitive(header):
         return f"header name {header[:40]!r}"
-    if schema.get("format") in _FORMATS:
+    if isinstance(schema.get("format"), str) and schema["format"] in _FORMATS:
         return f"format {schema['format']!r}"
     if schema.get("writeOnly") is True:
         return "writeOnly"

@@ -298,7 +298,8 @@ def double_encoded(text: str) -> int:
     if not isinstance(value, list) or not value:
         return 0
     for item in value:
-        if not (isinstance(item, dict) and item.get("type") in BLOCK_TYPES and _looks_like_block(item)):
+        if not (isinstance(item, dict) and isinstance(item.get("type"), str) and item["type"] in BLOCK_TYPES
+                and _looks_like_block(item)):
             return 0
     return len(value)
 

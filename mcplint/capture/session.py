@@ -184,7 +184,8 @@ class Session:
                 return SERVER
             return CLIENT if (SERVER, key) in self.pending else SERVER
         if kind in (REQUEST, NOTIFICATION):
-            return SERVER if data.get("method") in SERVER_METHODS else CLIENT
+            method = data.get("method")
+            return SERVER if isinstance(method, str) and method in SERVER_METHODS else CLIENT
         return SERVER
 
     def open(self, message: Message) -> None:
