@@ -1,4 +1,5 @@
 from mcplint import versions
+from mcplint.cache_fields import SCOPES, valid_ttl
 from mcplint.capture.envelope import is_stateless_request
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
@@ -7,12 +8,6 @@ from mcplint.tool_fields import show
 # tools/list is MCP109's (a manifest rule run on every tools/list result)
 _CACHEABLE = frozenset({"server/discover", "prompts/list", "resources/list", "resources/templates/list",
                         "resources/read"})
-
-
-def _valid_ttl(value) -> bool:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    return value >= 0 and float(value).is_integer()
 
 
 class CacheFieldsMissing(TrafficRule):
@@ -58,8 +53,8 @@ class CacheFieldsMissing(TrafficRule):
         if missing:
             yield Violation(ptr, f"Result of {method} lacks {' and '.join(missing)}; protocol {ctx.version} "
                                  "requires ttlMs and cacheScope on it")
-        if "ttlMs" in result and not _valid_ttl(result["ttlMs"]):
+        if "ttlMs" in result and not valid_ttl(result["ttlMs"]):
             yield Violation(ptr / "ttlMs", f"ttlMs must be an integer of 0 or more milliseconds, not {show(result['ttlMs'])}")
-        if "cacheScope" in result and result["cacheScope"] not in ("public", "private"):
+        if "cacheScope" in result and result["cacheScope"] not in SCOPES:
             yield Violation(ptr / "cacheScope",
                             f"cacheScope must be \"public\" or \"private\", not {show(result['cacheScope'])}")

@@ -1,11 +1,11 @@
 from mcplint import versions
+from mcplint.cache_fields import SCOPES
 from mcplint.capture.envelope import is_stateless_request
 from mcplint.capture.session import CLIENT
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
 _LISTS = frozenset({"tools/list", "prompts/list", "resources/list", "resources/templates/list"})
-_SCOPES = ("public", "private")
 _STATE = "_mcp644_pages"  # on the session: (method, next cursor) -> (first page's scope, its pointer)
 _MAX_LISTINGS = 10_000  # the newest cursors are remembered: memory stays bounded on any capture
 
@@ -59,7 +59,7 @@ class CacheScopeInconsistent(TrafficRule):
         ptr = exchange.response.ptr / "result" / "cacheScope"
         cursor = request.params.get("cursor")
         first = pages.get((method, cursor)) if isinstance(cursor, str) else None
-        if first is not None and scope in _SCOPES and first[0] in _SCOPES and scope != first[0]:
+        if first is not None and scope in SCOPES and first[0] in SCOPES and scope != first[0]:
             yield Violation(ptr, f"This page of {method} has cacheScope {scope!r}, but the listing's first page "
                                  f"had {first[0]!r}; give every page of one listing the same cacheScope",
                             related=((first[1], f"first page: cacheScope {first[0]!r}"),))

@@ -1,16 +1,8 @@
 from mcplint import versions
+from mcplint.cache_fields import SCOPES, valid_ttl
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
 from mcplint.tool_fields import show
-
-_SCOPES = ("public", "private")
-
-
-def _valid_ttl(value) -> bool:
-    """An integer >= 0; 60000.0 counts, as in JSON Schema."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    return value >= 0 and float(value).is_integer()
 
 
 class ListResultCacheFieldsMissing(Rule):
@@ -57,9 +49,9 @@ class ListResultCacheFieldsMissing(Rule):
         if "resultType" in result and result["resultType"] != "complete":
             yield Violation(ptr / "resultType",
                             f"resultType of a tools/list result must be \"complete\", not {show(result['resultType'])}")
-        if "ttlMs" in result and not _valid_ttl(result["ttlMs"]):
+        if "ttlMs" in result and not valid_ttl(result["ttlMs"]):
             yield Violation(ptr / "ttlMs",
                             f"ttlMs must be an integer of 0 or more milliseconds, not {show(result['ttlMs'])}")
-        if "cacheScope" in result and result["cacheScope"] not in _SCOPES:
+        if "cacheScope" in result and result["cacheScope"] not in SCOPES:
             yield Violation(ptr / "cacheScope",
                             f"cacheScope must be \"public\" or \"private\", not {show(result['cacheScope'])}")

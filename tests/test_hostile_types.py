@@ -37,6 +37,7 @@ def jsonl(*records) -> str:
 
 CALL = {"from": "client", "message": {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                                       "params": {"name": "a", "arguments": {}}}}
+BIG = 10**400
 V5_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 
 CASES = {
@@ -64,6 +65,14 @@ CASES = {
          "http": {"method": "POST", "url": "http://127.0.0.1/mcp", "headers": {"MCP-Protocol-Version": "2025-11-25"}}},
         {"from": "server", "message": {"jsonrpc": "2.0", "id": 2, "error": {"code": {}, "message": "x"}},
          "http": {"status": 400, "headers": {"Content-Type": "application/json"}}}), None),
+    # a ttlMs of 400 digits: float() of it overflows (MCP109 on tools/list, MCP641 on prompts/list)
+    "ttlMs too big for a float": (jsonl(
+        {"from": "client", "message": {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": V5_META}}},
+        {"from": "server", "message": {"jsonrpc": "2.0", "id": 1, "result": {
+            "resultType": "complete", "tools": [], "cacheScope": "public", "ttlMs": BIG}}},
+        {"from": "client", "message": {"jsonrpc": "2.0", "id": 2, "method": "prompts/list", "params": {"_meta": V5_META}}},
+        {"from": "server", "message": {"jsonrpc": "2.0", "id": 2, "result": {
+            "resultType": "complete", "prompts": [], "cacheScope": "public", "ttlMs": BIG}}}), "2026-07-28"),
 }
 
 
