@@ -1,3 +1,5 @@
+import re
+
 from mcplint.findings import Severity
 from mcplint.rule import Rule
 from mcplint.schema_refs import value_at
@@ -15,10 +17,10 @@ class FreeFormParameter(Rule):
     only has annotations such as `description` counts as free-form too, and so
     does an object with an empty `properties`.
 
-    Some objects are free-form by nature (a database query filter, a JSON merge
-    patch): an object that says it takes any keys (`additionalProperties: true` or
-    `{}`) and whose description says what goes in it is not reported, since no
-    better schema can be written for it.
+    Some objects are free-form by nature (a database query filter, a JsonLogic
+    query): an object that says it takes any keys (`additionalProperties: true` or
+    `{}`) and whose description says what goes in it, or whose description names the
+    syntax it follows, is not reported, since no better schema can be written for it.
 
     ## Bad
     ```json
@@ -73,9 +75,16 @@ def _free_form(entry) -> list[tuple[tuple, str]]:
 
 
 def _open_on_purpose(prop) -> bool:
-    """An object declared open (``additionalProperties: true`` or ``{}``) whose description says
-    what it holds, in a few words at least: free-form by design (a query filter, a patch)."""
-    if not isinstance(prop, dict) or prop.get("additionalProperties", None) not in (True, {}):
+    """Free-form by design: an object declared open (``additionalProperties: true`` or ``{}``)
+    whose description says what it holds in a few words at least, or one whose description
+    names the syntax it follows ("matching the syntax of db.collection.find()", "JsonLogic
+    query object. ALWAYS follow query syntax in examples")."""
+    description = prop.get("description") if isinstance(prop, dict) else None
+    if not isinstance(description, str):
         return False
-    description = prop.get("description")
-    return isinstance(description, str) and len(description.split()) >= 3
+    if _SYNTAX.search(description[:2000]):
+        return True
+    return prop.get("additionalProperties", None) in (True, {}) and len(description.split()) >= 3
+
+
+_SYNTAX = re.compile(r"\b(?:syntax|grammar|query language)\b", re.IGNORECASE)

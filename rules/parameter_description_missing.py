@@ -21,9 +21,10 @@ class ParameterDescriptionMissing(Rule):
     parameter's whole schema. Parameters are the `inputSchema` properties, including
     nested ones under object parameters and array `items`. A parameter the tool's
     description documents (a docstring's `Args:` line, `:param path:`, `@param path`,
-    as SDKs that build descriptions from docstrings leave it) is reported as a hint
-    (info): the model reads it there, but clients that list parameters show only the
-    parameter's own description.
+    as SDKs that build descriptions from docstrings leave it), or a nested parameter
+    the enclosing parameter's description names ("lang and tz set the language"), is
+    reported as a hint (info): the model reads it there, but clients that list
+    parameters show only the parameter's own description.
 
     ## Bad
     ```json
@@ -121,6 +122,9 @@ def _documented_elsewhere(violation, doc):
     line): a hint to move that text into the parameter's own description, where clients that
     show parameters read it, at info; None for any other finding."""
     pointer = violation.pointer
+    if len(pointer) >= 2 and pointer[-2] == "properties" and "inputSchema" in pointer[:-3]:
+        if pointer[-3] != "inputSchema":
+            return _documented_by_parent(violation, doc)
     if len(pointer) < 3 or pointer[-3] != "inputSchema" or pointer[-2] != "properties":
         return None
     try:
@@ -136,3 +140,36 @@ def _documented_elsewhere(violation, doc):
     return Violation(pointer, f"Parameter '{name}' is described only in the tool's description "
                               f"('{name}: {shown}'); put that in the parameter's own description, "
                               "where clients that show parameters read it", severity=Severity.INFO)
+
+
+_BRANCH_KEYS = ("anyOf", "oneOf", "allOf")
+
+
+def _documented_by_parent(violation, doc):
+    """The finding for a nested parameter (a property of an object parameter) that the enclosing
+    parameter's description names ("lang and tz set the language and timezone"): the same hint,
+    at info; None when the parent does not name it."""
+    pointer = violation.pointer
+    name = pointer[-1]
+    parent = list(pointer[:-2])  # the object schema holding `properties`
+    while len(parent) >= 2 and (parent[-2] in _BRANCH_KEYS or parent[-1] in ("items", "additionalProperties")):
+        parent = parent[:-2] if parent[-2] in _BRANCH_KEYS else parent[:-1]
+    if len(parent) < 2 or parent[-2] != "properties" or not isinstance(name, str):
+        return None
+    try:
+        schema = value_at(doc.document.data, tuple(parent))
+    except (KeyError, IndexError, TypeError):
+        return None
+    description = schema.get("description") if isinstance(schema, dict) else None
+    if not isinstance(description, str) or not _names(description[:_MAX_DOCUMENTED], name):
+        return None
+    return Violation(pointer, f"Parameter '{name}' is described only in the description of '{parent[-1]}'; "
+                              "put that in the parameter's own description, where clients that show parameters "
+                              "read it", severity=Severity.INFO)
+
+
+@lru_cache(maxsize=1024)
+def _names(description: str, name: str) -> bool:
+    """Whether the description mentions the name as a word of its own."""
+    return re.search(r"(?<![\w$.-])" + re.escape(name) + r"(?![\w$-])", description) is not None
+
