@@ -147,3 +147,23 @@ def test_sampled_sweep_every_leaf_as_an_object(tmp_path, case):
             if path:
                 result = lint(tmp_path, json.dumps(_replaced(document, path, {})), ".json", protocol)
                 assert len(result.files) + len(result.errors) == 1, path
+
+
+def _har(content) -> str:
+    request = {"method": "POST", "url": "http://127.0.0.1/mcp", "headers": [{"name": "Content-Type", "value": "application/json"}],
+               "postData": {"mimeType": "application/json",
+                            "text": json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})}}
+    response = {"status": 200, "headers": [{"name": "Content-Type", "value": "text/event-stream"}], "content": content}
+    return json.dumps({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"},
+                               "entries": [{"request": request, "response": response}]}})
+
+
+@pytest.mark.parametrize("content", [
+    True,  # content that is not an object
+    {"mimeType": 10**29, "text": 'data: {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}\n\n'},  # a number mimeType
+    {"mimeType": {}, "text": 'data: {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}\n\n'},
+])
+def test_har_response_content_of_the_wrong_type(tmp_path, content):
+    result = lint(tmp_path, _har(content), ".har")
+    assert not result.errors, result.errors
+    assert result.files and result.files[0].shape == "har"

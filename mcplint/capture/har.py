@@ -154,8 +154,11 @@ def _entry_records(i: int, entry: dict) -> list[Record]:
     text_ptr = at / "response" / "content" / "text"
     common = dict(http_base=at / "response", request=client,
                   header_pointers=_header_pointers(at / "response", response.get("headers")))
-    content_type = (response.get("content") or {}).get("mimeType") or http["headers"].get("Content-Type")
-    if body and sse.is_event_stream(content_type or "") or (body and body.lstrip().startswith(("data:", "id:", "event:"))):
+    content = response.get("content")
+    content_type = content.get("mimeType") if isinstance(content, dict) else None
+    if not isinstance(content_type, str) or not content_type:
+        content_type = http["headers"].get("Content-Type")
+    if body and sse.is_event_stream(content_type) or (body and body.lstrip().startswith(("data:", "id:", "event:"))):
         for k, event in enumerate(sse.parse(body)):
             record = Record(0, text_ptr / k, SERVER, None, dict(http), **common)
             record.embedded = Embedded(text_ptr, body, event.offset, len(event.data), not from_base64 and "\n" not in event.data)

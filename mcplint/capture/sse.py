@@ -57,5 +57,6 @@ def parse(body: str) -> list[Event]:
     return events
 
 
-def is_event_stream(content_type: str | None) -> bool:
-    return bool(content_type) and content_type.split(";")[0].strip().lower() == "text/event-stream"
+def is_event_stream(content_type) -> bool:
+    """Whether a Content-Type (any JSON value a capture holds) names an SSE stream."""
+    return isinstance(content_type, str) and content_type.split(";")[0].strip().lower() == "text/event-stream"
