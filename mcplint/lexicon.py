@@ -147,10 +147,15 @@ def verb_of_gerund(word: str, extra: Iterable[str] = ()) -> str | None:
 
 # -- how a description opens ---------------------------------------------------------
 
-_MARKUP = re.compile(r"[\s#*_>`\"'“”‘’«»•·+=~|-]+")
-_TAG = re.compile(r"(?:\[[^\]\n]{1,40}\]|\([^)\n]{1,40}\)|(?P<label>[A-Za-z]+):(?=\s))\s*")
+# Markup before the first word: whitespace, Markdown, quotes, bullets, a list number ("1. "), and
+# the pictographs a structured description puts before its headings ("🎯 Purpose:"; MCP220's).
+_MARKUP = re.compile(r"(?:[\s#*_>`\"'“”‘’«»•·+=~|-]|\d{1,2}[.)](?=\s)|[\u2190-\u2bff\ufe0f\U0001f000-\U0001faff])+")
+# A tag or label before the text: "[beta]", "(admin)", "NOTE:", or a section heading on its own line
+# ("Purpose" then a newline), skipped when it is one of _LABELS or written in capitals.
+_TAG = re.compile(r"(?:\[[^\]\n]{1,40}\]|\([^)\n]{1,40}\)|(?P<label>[A-Za-z]+)(?::(?=\s)|[ \t]*(?=\n)))\s*")
 _LABELS = {"note", "deprecated", "beta", "alpha", "experimental", "important", "warning",
-           "caution", "new", "preview", "internal", "admin", "legacy", "info", "nb"}
+           "caution", "new", "preview", "internal", "admin", "legacy", "info", "nb",
+           "purpose", "summary", "description", "overview"}  # (section headings of structured descriptions)
 # A vendor tag or a feature name before the verb: "Notion | Retrieve a user", "Goal Seek: change
 # the cell ...", "GitHub - Create an issue". Up to four words, then ':', '|' or a spaced dash.
 _LABEL_PHRASE = re.compile(r"[^\W_][\w.&'’/+-]{0,24}(?: [^\W_][\w.&'’/+-]{0,24}){0,3}"
@@ -215,8 +220,9 @@ def opening_problem(text: str, extra: Iterable[str] = (), *, labels: bool = True
     ``(kind, what it opens with, suggested verb or None)``, or None when it does.
     Kinds: ``preamble`` ("This tool ..."), ``gerund`` ("Getting"), ``not-verb``.
     An imperative ("Get") and a third-person form ("Gets", "Fetches") are both
-    action verbs. Leading markup, quotes, ``[TAG]``/``(tag)``, ``NOTE:``-style
-    labels, and adverbs ("Recursively search") are skipped, and so is a short label
+    action verbs. Leading markup, quotes, pictographs, list numbers, ``[TAG]``/``(tag)``,
+    ``NOTE:``-style labels and section headings ("Purpose:"), and adverbs ("Recursively
+    search") are skipped, and so is a short label
     followed by ':', '|' or a dash ("Notion | Retrieve", "Goal Seek: change") when a
     verb, a gerund or a preamble follows it. A template placeholder
     at the start ("{verb} the record") is not judged, and neither is a text that

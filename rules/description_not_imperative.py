@@ -24,7 +24,9 @@ class DescriptionNotImperative(ToolRule):
 
     The first word is looked up in a curated lexicon of several hundred English verbs,
     in the imperative or the third person ("Fetch", "Fetches"); leading markup,
-    quotes, `[TAGS]`, labels such as `DEPRECATED:`, a vendor or feature label of up to
+    quotes, pictographs, list numbers, `[TAGS]`, labels such as `DEPRECATED:`, section
+    headings such as `Purpose:` or `Summary` on a line of their own ("🎯 Purpose:
+    1. Retrieves …"), a vendor or feature label of up to
     four words before `:`, `|` or a dash ("Notion | Retrieve a user", "Goal Seek: change
     …") and adverbs ("Recursively search …") are skipped, and a description that opens
     with a template placeholder (`{verb} the record`) is not judged. A verb missing
