@@ -43,10 +43,14 @@ class UnsupportedVersionNotRejected(TrafficRule):
 
     def check_exchange(self, exchange, session, ctx):
         requested = exchange.request.meta_version
-        if requested is None or requested in versions.ALL:
-            return
-        session.assess(self)
         response = exchange.response
+        if requested is None or requested in versions.ALL:
+            if requested is not None and response.error is not None:
+                _note_failure(session, exchange.method, response.error)
+            return
+        if response.error is not None and _fails_anyway(session, exchange.method, response.error):
+            return  # the same error a supported version got: the refusal says nothing about the version
+        session.assess(self)
         if response.error is None:
             yield Violation(response.ptr / "result" if response.result is not None else response.ptr,
                             f"a request naming protocol version {requested!r}, which the server cannot support, "
@@ -64,3 +68,27 @@ class UnsupportedVersionNotRejected(TrafficRule):
             yield Violation(record.http_pointer / "status",
                             f"-32022 (UnsupportedProtocolVersion) came with HTTP {record.status}; "
                             "the Streamable HTTP transport sends it with 400")
+
+
+# On the session: method -> (code, message) of the last error a request naming a supported version
+# got. A server that fails a method whatever the version (a backend it cannot reach: "fetch failed")
+# fails the probe the same way, which shows nothing about how it treats the version.
+_FAILURES = "_mcp716_failures"
+_MAX_METHODS = 256
+
+
+def _failure(error: dict) -> tuple:
+    message = error.get("message")
+    return error_code(error), message[:500] if isinstance(message, str) else None
+
+
+def _note_failure(session, method, error: dict) -> None:
+    failures = session.__dict__.setdefault(_FAILURES, {})
+    if isinstance(method, str) and (method in failures or len(failures) < _MAX_METHODS):
+        failures[method] = _failure(error)
+
+
+def _fails_anyway(session, method, error: dict) -> bool:
+    failures = session.__dict__.get(_FAILURES)
+    return bool(failures) and isinstance(method, str) and failures.get(method) == _failure(error)
+
