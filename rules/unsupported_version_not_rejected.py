@@ -14,7 +14,10 @@ class UnsupportedVersionNotRejected(TrafficRule):
     retry with a version both sides know. A normal result leaves the client believing
     the server speaks a version it never heard of; another error code hides why the
     request failed. The audit's unsupported-version probe names 1999-01-01. (Before
-    2026-07-28 the `initialize` handshake settles the version instead: MCP628.)
+    2026-07-28 the `initialize` handshake settles the version instead: MCP628.) A refusal
+    with the very error the same method got when it named a supported version (a
+    server that cannot reach its backend) shows nothing about the version and is not
+    judged.
 
     ## Bad
     ```jsonl
