@@ -87,7 +87,7 @@ class Plan:
                     chosen = [r for r in chosen if r.code != rule.code]
                 else:
                     severity[rule.code] = Severity(level)
-        options = RuleOptionsTable(chosen)
+        options = registry.RuleOptionsTable(chosen)
         for token, raw in config.options.items():
             for rule in _config_rules(token, where, "options"):
                 options[rule.code] = rule_options(rule.load(), raw, config.source)
@@ -105,19 +105,6 @@ class Plan:
             root=config.root,
             max_bytes=config.max_file_size_mb * 1024 * 1024,
         )
-
-
-class RuleOptionsTable(dict):
-    """Each rule's options by code: the configured ones, and a rule's defaults made when first
-    asked for (its Options class is in its module, which a run may never import)."""
-
-    def __init__(self, entries) -> None:
-        super().__init__()
-        self._entries = {entry.code: entry for entry in entries}
-
-    def __missing__(self, code: str):
-        options = self[code] = self._entries[code].load().Options()
-        return options
 
 
 def _config_rules(token: str, where: str, key: str) -> list["registry.RuleEntry"]:

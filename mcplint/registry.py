@@ -155,6 +155,19 @@ class RuleEntry:
         return f"<rule {self.code} {self.name}>"
 
 
+class RuleOptionsTable(dict):
+    """Each rule's options by code: the configured ones, and a rule's defaults made when first
+    asked for (its Options class is in its module, which a run may never import)."""
+
+    def __init__(self, entries) -> None:
+        super().__init__()
+        self._entries = {entry.code: entry for entry in entries}
+
+    def __missing__(self, code: str):
+        options = self[code] = self._entries[code].load().Options()
+        return options
+
+
 def _validate(rules: list[type[Rule]]) -> None:
     """Each rule's own metadata: a code, a kebab-case name and a docstring."""
     for rule in rules:
