@@ -23,6 +23,7 @@ import threading
 
 from mcplint import engine
 from mcplint.discovery import STDIN
+from mcplint.rule import MANIFEST
 
 MIN_FILES = 50  # more files than this...
 MIN_BYTES = 20 * 1024 * 1024  # ...or more bytes than this in all, and a pool pays for its start
@@ -120,7 +121,7 @@ def _run_pool(targets: list, plan: engine.Plan, workers: int, batches: list[rang
     captures = any(engine._capture_kind(t) for t in targets)
     for module in ("mcplint.checklist", "mcplint.document.jsonmap", *(("mcplint.capture.lint",) if captures else ())):
         importlib.import_module(module)
-    plan.rules_for(None if captures else "manifest")  # the rule modules a worker will run
+    plan.rules_for(None if captures else MANIFEST)  # the rule modules a worker will run
 
     _plan, _targets = plan, targets
     results: list[engine.Result | None] = [None] * len(batches)

@@ -122,11 +122,10 @@ def _documented_elsewhere(violation, doc):
     line): a hint to move that text into the parameter's own description, where clients that
     show parameters read it, at info; None for any other finding."""
     pointer = violation.pointer
-    if len(pointer) >= 2 and pointer[-2] == "properties" and "inputSchema" in pointer[:-3]:
-        if pointer[-3] != "inputSchema":
-            return _documented_by_parent(violation, doc)
-    if len(pointer) < 3 or pointer[-3] != "inputSchema" or pointer[-2] != "properties":
+    if len(pointer) < 3 or pointer[-2] != "properties":
         return None
+    if pointer[-3] != "inputSchema":  # a nested parameter: its parent's description may name it
+        return _documented_by_parent(violation, doc) if "inputSchema" in pointer[:-3] else None
     try:
         tool = value_at(doc.document.data, tuple(pointer[:-3]))
     except (KeyError, IndexError, TypeError):

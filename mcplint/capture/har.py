@@ -150,11 +150,11 @@ def _entry_records(i: int, entry: dict) -> list[Record]:
     found = [client]
     status = response.get("status")
     http = {"status": status if isinstance(status, int) else None, "headers": headers_dict(response.get("headers"))}
-    body, from_base64 = _body(response.get("content"))
+    content = response.get("content")
+    body, from_base64 = _body(content)
     text_ptr = at / "response" / "content" / "text"
     common = dict(http_base=at / "response", request=client,
                   header_pointers=_header_pointers(at / "response", response.get("headers")))
-    content = response.get("content")
     content_type = content.get("mimeType") if isinstance(content, dict) else None
     if not isinstance(content_type, str) or not content_type:
         content_type = http["headers"].get("Content-Type")
