@@ -71,15 +71,19 @@ def _shared_facts(schemas: list[dict], version: str, share: bool) -> list[Facts]
     """``facts`` of each schema, one walk for all those with the same JSON text (tools repeat
     their parameter shapes; the facts hold only paths inside the schema). Encoding with
     msgspec costs a seventh of a walk. Not for YAML (``share`` False), whose keys need not
-    be strings, nor for a text with null, which NaN also encodes to."""
-    from msgspec.json import encode  # (as the loader: not imported before a document is read)
-
+    be strings, nor for a text with null, which NaN also encodes to; nor when msgspec was not
+    worth importing for the document (a small one: few schemas to share)."""
+    from mcplint import fast_json
     from mcplint.schemas import facts
 
-    try:
-        texts = list(map(encode, schemas)) if share else None
-    except Exception:  # a value JSON has no text for (a lone surrogate, a huge integer...)
-        texts = None
+    texts = None
+    if share and fast_json.loaded():
+        from msgspec.json import encode
+
+        try:
+            texts = list(map(encode, schemas))
+        except Exception:  # a value JSON has no text for (a lone surrogate, a huge integer...)
+            pass
     if texts is None:
         return [facts(schema, version) for schema in schemas]
     one_of_each = dict(zip(texts, schemas))  # (any schema with a text stands for all of them)

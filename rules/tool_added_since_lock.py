@@ -1,4 +1,3 @@
-from mcplint import pinning
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
 
@@ -47,6 +46,8 @@ class ToolAddedSinceLock(Rule):
     def check(self, doc, ctx):
         if ctx.lock is None:
             return
+        from mcplint import pinning  # (imported with the lock itself; most runs have none)
+
         comparison = pinning.compare(doc, ctx.lock)
         for ptr, name in comparison.added:
             if comparison.pinned:

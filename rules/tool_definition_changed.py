@@ -1,4 +1,3 @@
-from mcplint import pinning
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
 
@@ -63,6 +62,8 @@ class ToolDefinitionChanged(Rule):
     def check(self, doc, ctx):
         if ctx.lock is None:
             return
+        from mcplint import pinning  # (imported with the lock itself; most runs have none)
+
         for tool in pinning.compare(doc, ctx.lock).changed:
             places = [(pinning.location(tool.pointer, c), pinning.describe(c)) for c in tool.changes]
             what = pinning.summary(tool.changes) or "its canonical JSON differs"

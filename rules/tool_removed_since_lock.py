@@ -1,4 +1,3 @@
-from mcplint import pinning
 from mcplint.findings import Severity
 from mcplint.rule import Rule, Violation
 
@@ -50,6 +49,8 @@ class ToolRemovedSinceLock(Rule):
     def check(self, doc, ctx):
         if ctx.lock is None:
             return
+        from mcplint import pinning  # (imported with the lock itself; most runs have none)
+
         for name in pinning.compare(doc, ctx.lock).removed:
             yield Violation(
                 doc.tools_pointer,

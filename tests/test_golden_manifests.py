@@ -8,6 +8,9 @@ fixtures/manifests/<name> has <name>.expected.txt with one finding per line,
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -34,3 +37,21 @@ def test_manifest_findings_match_golden(manifest):
 def test_clean_manifest_has_no_findings():
     proc = run_mcplint("check", "fixtures/manifests/clean-server.json", "--format", "json")
     assert proc.returncode == 0 and json.loads(proc.stdout)["findings"] == []
+
+
+def test_msgspec_path_reads_every_manifest_alike():
+    """A small manifest is read with the stdlib (msgspec's import costs more than it saves);
+    once msgspec is loaded (a big document, a folder with captures) every manifest takes its
+    path, and shares schema walks, with the same findings to the column."""
+    run_with_msgspec = ("import msgspec.json, runpy, sys; sys.argv[0] = 'mcplint'; "
+                        "runpy.run_module('mcplint', run_name='__main__', alter_sys=True)")
+    paths = [str(m.relative_to(FIXTURES.parent)) for m in MANIFESTS]
+    proc = subprocess.run([sys.executable, "-c", run_with_msgspec, "check", *paths, "--format", "json"],
+                          cwd=FIXTURES.parent, capture_output=True, env={**os.environ, "NO_COLOR": "1"}, timeout=300)
+    assert proc.returncode in (0, 1), proc.stderr
+    by_path: dict[str, list[dict]] = {path: [] for path in paths}
+    for finding in json.loads(proc.stdout)["findings"]:
+        by_path[finding["path"]].append(finding)
+    for manifest, path in zip(MANIFESTS, paths):
+        golden = manifest.with_name(manifest.name + ".expected.txt")
+        assert render(by_path[path]) == golden.read_text(encoding="utf-8"), f"{path} reads otherwise with msgspec"

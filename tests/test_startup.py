@@ -9,7 +9,8 @@ import pytest
 
 from conftest import FIXTURES
 
-HEAVY = ("jsonschema", "pydantic", "ruamel", "rich")
+# msgspec pays for its import only on big documents and captures (mcplint.fast_json.pays)
+HEAVY = ("jsonschema", "pydantic", "ruamel", "rich", "msgspec")
 
 
 def imported_modules(*args: str) -> set[str]:

@@ -196,7 +196,7 @@ class JsonlSource:
         lines = Lines(self.handle, self.max_line)
         max_line = self.max_line
         add_index, add_offset, add_length = self.indexes.append, self.offsets.append, self.lengths.append
-        decode, short = fast_json.decode, fast_json.SHORT
+        decode, short = fast_json.decoder(), fast_json.SHORT
         for index, offset, data, length in lines:
             add_index(index)
             add_offset(offset)

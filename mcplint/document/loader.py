@@ -179,11 +179,16 @@ _SLOW = object()
 
 def _fast_loads(text: str, encoded: bytes | None = None):
     """The document parsed by msgspec (about 3x faster than ``loads`` with its hooks; the
-    capture reader uses it too), or ``_SLOW`` when that could differ in any way from ``loads``:
-    msgspec failed (the exact error then comes from ``loads``), or a duplicate key (msgspec
+    capture reader uses it too), or ``_SLOW`` when it does not pay (a small text) or could
+    differ in any way from ``loads``: msgspec failed (the exact error then comes from
+    ``loads``), or a duplicate key (msgspec
     keeps the last silently; the members' colons outnumber the parsed ones; a \\u003a escape
     would blur that count). msgspec reads big integers exactly, as ``loads`` does; NaN,
     Infinity, numbers overflowing a float, lone surrogates and deep nesting make it fail."""
+    from mcplint.fast_json import pays
+
+    if not pays(len(text)):
+        return _SLOW
     try:
         from msgspec.json import decode, encode
     except ImportError:  # pragma: no cover - a dependency, but the stdlib path is complete
