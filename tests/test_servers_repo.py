@@ -335,6 +335,58 @@ def test_init_runs_a_src_layout_package_from_its_folder_and_check_starts_it(tmp_
                                "/tools/0/inputSchema/properties/format")}
 
 
+def test_init_starts_the_official_template_through_its_console_script(tmp_path):
+    """create-mcp-server's layout (mcp-obsidian's too): server.py has the server and an async
+    main() that nothing at its top level calls, the package's main() runs it, and pyproject.toml's
+    console script names that. `python -m package.server` would import it and exit."""
+    repo = _src_layout_repo(tmp_path)
+    (repo / "src" / "clock_server" / "__main__.py").unlink()
+    server = repo / "src" / "clock_server" / "server.py"
+    server.write_text(server.read_text(encoding="utf-8") + "\nAPI_KEY = os.environ.get('CLOCK_API_KEY')\n"
+                      "ZONE = os.getenv('CLOCK_ZONE', 'UTC')\n", encoding="utf-8")
+    server.write_text("import os\n" + server.read_text(encoding="utf-8"), encoding="utf-8")
+    (repo / "pyproject.toml").write_text('[project]\nname = "clock"\n\n[project.scripts]\n'
+                                         'clock-admin = "clock_server.admin:run"\nclock = "clock_server:main"\n',
+                                         encoding="utf-8")
+    assert run_mcplint("init", cwd=repo).returncode == 0
+    text = (repo / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert "started by the console script clock (clock_server:main)" in text
+    assert ('command: ["python", "-c", "import sys; from clock_server import main; sys.exit(main())"]\n'
+            '    cwd: "src"\n    source: ["src/"]\n'
+            "    # its source reads CLOCK_API_KEY, CLOCK_ZONE: set those it needs under env:\n"
+            "    # env: {CLOCK_API_KEY: dummy}\n") in text
+    (repo / ".mcplint.yaml").write_text(text.replace('["python", ', f"[{json.dumps(sys.executable)}, "),
+                                        encoding="utf-8")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    assert "could not be started" not in proc.stderr.decode() and proc.returncode == 1, proc.stderr.decode()
+    assert {f[0] for f in _located(proc)} == {"MCP311"}
+    # without the console script, the comment says the guessed command starts nothing
+    (repo / "pyproject.toml").unlink()
+    assert run_mcplint("init", "--force", cwd=repo).returncode == 0
+    text = (repo / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert ("; check the command: src/clock_server/server.py starts nothing when run as a module\n"
+            '    command: ["python", "-m", "clock_server.server"]') in text
+
+
+def test_a_server_that_wants_a_setting_or_a_module_is_told_what_to_change(tmp_path):
+    """A start failure names what to change in the config, from the server's own last words."""
+    (tmp_path / "key.py").write_text("import sys\nsys.exit('ValueError: WEATHER_API_KEY environment variable "
+                                     "required')\n", encoding="utf-8")
+    (tmp_path / "dep.py").write_text("import weather_sdk_not_installed\n", encoding="utf-8")
+    (tmp_path / ".mcplint.yaml").write_text(
+        f"servers:\n  - name: key\n    command: [{json.dumps(sys.executable)}, key.py]\n"
+        f"  - name: dep\n    command: [{json.dumps(sys.executable)}, dep.py]\n", encoding="utf-8")
+    proc = run_mcplint("check", cwd=tmp_path)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2
+    assert ("server key: the server exited with status 1 before mcplint was done with it: ValueError: "
+            "WEATHER_API_KEY environment variable required (give it its settings under env: in its entry "
+            "of the config; to list its tools a dummy value usually does)") in err, err
+    assert ("No module named 'weather_sdk_not_installed' (the command runs with the interpreter on PATH: run "
+            "mcplint where the server's dependencies are installed, or name that interpreter in the server's "
+            "command)") in err, err
+
+
 def test_a_description_the_source_builds_is_not_judged_missing_when_the_server_cannot_start(tmp_path):
     repo = _src_layout_repo(tmp_path)
     (repo / ".mcplint.yaml").write_text("servers:\n  - name: clock\n    command: [python3-not-installed-here, "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -71,7 +72,7 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, p
                             steps=runner.run if audit else list_everything, process=process)
         except DriveFailed as failed:
             if not _offline(spec, plan, index, result, str(failed), failed.server_lines):
-                result.errors.append(f"server {spec.name}: {_last_line(str(failed))}")
+                result.errors.append(f"server {spec.name}: {_last_line(str(failed))}{_start_hint(str(failed), spec)}")
             return
         result.notes.extend(f"server {spec.name}: {note}" for note in session.notes)
         noise = getattr(session.session, "noise", None)
@@ -165,6 +166,26 @@ def _last_line(why: str) -> str:
     exception's line: ``mcplint.audit.stdio.stderr_gist``)."""
     head, found, gist = why.partition("; its stderr says: ")
     return f"{head}: {gist}" if found else why
+
+
+_NEEDS_SETTING = re.compile(r"environment variable|\benv(?:ironment)?\b|\b[A-Z][A-Z0-9]*_(?:KEY|TOKEN|SECRET|PASSWORD|URL|HOST)\b"
+                            r"|\bapi[ _-]?key\b|\bcredentials?\b", re.I)
+_NEEDS_MODULE = re.compile(r"ModuleNotFoundError|No module named|Cannot find (?:module|package)")
+
+
+def _start_hint(why: str, spec) -> str:
+    """What to change in the config when a server's own words say why it did not start: a
+    missing setting (a newcomer's first `mcplint check` of a server that wants an API key) or
+    a missing dependency."""
+    if spec.url is not None or "; its stderr says: " not in why:
+        return ""
+    gist = why.partition("; its stderr says: ")[2]
+    if _NEEDS_MODULE.search(gist):
+        return (" (the command runs with the interpreter on PATH: run mcplint where the server's dependencies "
+                "are installed, or name that interpreter in the server's command)")
+    if _NEEDS_SETTING.search(gist):
+        return " (give it its settings under env: in its entry of the config; to list its tools a dummy value usually does)"
+    return ""
 
 
 def _index(spec, root: Path):

@@ -23,6 +23,11 @@ _PY_SERVER = re.compile(
     r"from\s+mcp\.server(?:\.lowlevel(?:\.server)?)?\s+import\s+(?:\([^)]*|[^\n]*)\bServer\b|"
     r"mcp\.server(?:\.lowlevel)?\.Server\s*\(")
 _PY_RUNS = re.compile(r"""__name__\s*==\s*["']__main__["']|\.run\s*\(|stdio_server\s*\(""")
+# What starts a server when its module is run: the main guard, or a run at the module's top level.
+# Without either (the official Python template: server.py's `async def main()`, run by the
+# package's `main()` through a console script) `python -m` would import it and exit.
+_PY_RUNS_AS_MAIN = re.compile(r"""__name__\s*==\s*["']__main__["']|^[A-Za-z_][\w.]*\.run\s*\(""", re.M)
+_PY_ENV = re.compile(r"""os\.(?:environ(?:\.get\(|\[)|getenv\()\s*["']([A-Z][A-Z0-9_]{2,63})["']""")
 SDK_PACKAGE = "@modelcontextprotocol/sdk"
 
 
@@ -33,6 +38,7 @@ class Detected:
     source: tuple[str, ...]
     how: str  # what was recognised, for the comment above the entry
     cwd: str = "."  # where the command runs: a src/ layout's folder, so `python -m package` finds it
+    env: tuple[str, ...] = ()  # environment variables its source reads (a commented env: line to fill in)
 
 
 def detect(folder: Path) -> list[Detected]:
@@ -44,7 +50,7 @@ def detect(folder: Path) -> list[Detected]:
         while name in names:
             name, n = f"{entry.name}-{n}", n + 1
         names.add(name)
-        unique.append(Detected(name, entry.command, entry.source, entry.how, entry.cwd))
+        unique.append(Detected(name, entry.command, entry.source, entry.how, entry.cwd, entry.env))
     return unique
 
 
@@ -70,10 +76,58 @@ def _python(folder: Path) -> list[Detected]:
         source = _source(entry, folder, cwd)
         how = f"mcp SDK server in {relative}" if entry == path else \
             f"mcp SDK server in {path.relative_to(folder).as_posix()}, run by {relative}"
+        runs_package = (entry.parent / "__main__.py").is_file()  # `python -m package` runs that instead
+        if target[0] == "-m" and not runs_package and not _PY_RUNS_AS_MAIN.search(texts[entry]):
+            script = _console_script(entry, folder, target[1])
+            if script is not None:
+                name, module, function = script
+                target = ("-c", f"import sys; from {module} import {function}; sys.exit({function}())")
+                how += f", started by the console script {name} ({module}:{function})"
+            else:
+                how += f"; check the command: {relative} starts nothing when run as a module"
+        env = sorted({m for p, text in texts.items() if _within(p, folder / source) for m in _PY_ENV.findall(text)})
         found.append(Detected(_name(entry.stem if entry.stem not in ("server", "__main__", "main") else
                                     (entry.parent.name if entry.parent != folder else folder.name)),
-                              ("python", *target), (source,), how, cwd))
+                              ("python", *target), (source,), how, cwd, tuple(env[:8])))
     return found
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return folder == path.parent or folder in path.parents
+
+
+def _console_script(entry: Path, folder: Path, dotted: str) -> tuple[str, str, str] | None:
+    """The console script (``[project.scripts]`` of the nearest pyproject.toml above ``entry``)
+    that starts the package ``dotted`` belongs to: one naming ``dotted`` itself first, else its
+    package, else any module of the same top-level package."""
+    import tomllib
+
+    for parent in [entry.parent, *entry.parent.parents]:
+        pyproject = parent / "pyproject.toml"
+        try:
+            if pyproject.is_file() and pyproject.stat().st_size <= MAX_BYTES:
+                scripts = tomllib.loads(pyproject.read_text("utf-8")).get("project", {}).get("scripts", {})
+                break
+        except (OSError, ValueError, AttributeError):
+            return None
+        if parent == folder:
+            return None
+    else:
+        return None
+    candidates = []
+    for name, value in scripts.items() if isinstance(scripts, dict) else ():
+        module, _, function = str(value).partition(":")
+        module, function = module.strip(), function.strip()
+        if not (function.isidentifier() and all(part.isidentifier() for part in module.split("."))):
+            continue  # (not a plain module:function; the value is written into a command line)
+        if module.split(".")[0] != dotted.split(".")[0]:
+            continue
+        rank = 0 if module == dotted else 1 if dotted.startswith(module + ".") else 2
+        candidates.append((rank, str(name), module, function))
+    if not candidates:
+        return None
+    _, name, module, function = min(candidates)
+    return name, module, function
 
 
 def _namespace_parent(top: Path, texts: dict[Path, str]) -> bool:
@@ -205,6 +259,21 @@ def _name(text: str) -> str:
     return name[:64]
 
 
+_SECRET = re.compile(r"_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD)$")
+
+
+def _env_lines(names: tuple[str, ...]) -> list[str]:
+    """Comments naming the environment variables a server's source reads; the secret-looking
+    ones as an env: line to uncomment (a dummy value lets most servers list their tools)."""
+    if not names:
+        return []
+    lines = [f"    # its source reads {', '.join(names)}: set those it needs under env:"]
+    secrets = [name for name in names if _SECRET.search(name)]
+    if secrets:
+        lines.append(f"    # env: {{{', '.join(f'{name}: dummy' for name in secrets)}}}")
+    return lines
+
+
 def render(found: list[Detected]) -> list[str]:
     """The `servers:` block of a starter config (commented out when nothing was found)."""
     out = ["# MCP servers of this repository: `mcplint check` (no paths) starts each one, lists its",
@@ -226,5 +295,6 @@ def render(found: list[Detected]) -> list[str]:
                 f"    command: [{', '.join(json.dumps(a) for a in entry.command)}]",
                 *([f"    cwd: {json.dumps(entry.cwd)}"] if entry.cwd != "." else []),
                 f"    source: [{', '.join(json.dumps(s) for s in entry.source)}]",
+                *_env_lines(entry.env),
                 "    audit: false"]
     return out
