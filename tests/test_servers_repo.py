@@ -423,6 +423,12 @@ def test_init_finds_servers_made_in_one_module_and_run_by_another(tmp_path):
     write("src/security-server/awslabs/security/server.py",
           "from awslabs.security.consts import X\nfrom mcp.server.fastmcp import FastMCP\nFastMCP('s').run()\n")
     write("mono/tools/scripts/run_server.py", "from mcp.server.fastmcp import FastMCP\nFastMCP('r').run()\n")
+    # the reference servers time and git (mcp 2.x): MCPServer run by run_stdio_async() in an async
+    # function, the package's __main__.py calling the package's main()
+    write("ref/src/ref_server/__init__.py", "from .server import serve\n\ndef main():\n    asyncio.run(serve())\n")
+    write("ref/src/ref_server/__main__.py", "from ref_server import main\n\nmain()\n")
+    write("ref/src/ref_server/server.py", "from mcp.server.mcpserver import MCPServer\n\nasync def serve():\n"
+          "    await MCPServer('ref').run_stdio_async()\n")
     assert run_mcplint("init", cwd=tmp_path).returncode == 0
     text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
     # a script's source is its own folder, not the tree above it (that holds the other servers)
@@ -435,7 +441,8 @@ def test_init_finds_servers_made_in_one_module_and_run_by_another(tmp_path):
     for name in ("billing", "security"):
         assert (f'command: ["python", "-m", "awslabs.{name}.server"]\n    cwd: "src/{name}-server"\n'
                 f'    source: ["src/{name}-server/"]') in text
-    assert text.count("  - name: ") == 6
+    assert 'command: ["python", "-m", "ref_server"]\n    cwd: "ref/src"\n    source: ["ref/src/"]' in text
+    assert text.count("  - name: ") == 7
 
 
 def test_init_writes_no_more_servers_than_a_config_may_hold(tmp_path):

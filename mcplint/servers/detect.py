@@ -22,11 +22,12 @@ _PY_SERVER = re.compile(
     r"\b(?:FastMCP|MCPServer)\s*\(|\(\s*(?:FastMCP|MCPServer)\s*\)|"  # made, or subclassed
     r"from\s+mcp\.server(?:\.lowlevel(?:\.server)?)?\s+import\s+(?:\([^)]*|[^\n]*)\bServer\b|"
     r"mcp\.server(?:\.lowlevel)?\.Server\s*\(")
-_PY_RUNS = re.compile(r"""__name__\s*==\s*["']__main__["']|\.run\s*\(|stdio_server\s*\(""")
+_RUN = r"\.run(?:_(?:stdio|sse|streamable_http)_async)?\s*\("  # FastMCP / MCPServer's runners
+_PY_RUNS = re.compile(rf"""__name__\s*==\s*["']__main__["']|{_RUN}|stdio_server\s*\(""")
 # What starts a server when its module is run: the main guard, or a run at the module's top level.
 # Without either (the official Python template: server.py's `async def main()`, run by the
 # package's `main()` through a console script) `python -m` would import it and exit.
-_PY_RUNS_AS_MAIN = re.compile(r"""__name__\s*==\s*["']__main__["']|^[A-Za-z_][\w.]*\.run\s*\(""", re.M)
+_PY_RUNS_AS_MAIN = re.compile(rf"""__name__\s*==\s*["']__main__["']|^[A-Za-z_][\w.]*{_RUN}""", re.M)
 _PY_ENV = re.compile(r"""os\.(?:environ(?:\.get\(|\[)|getenv\()\s*["']([A-Z][A-Z0-9_]{2,63})["']""")
 SDK_PACKAGE = "@modelcontextprotocol/sdk"
 
@@ -165,7 +166,9 @@ def _runner(path: Path, texts: dict[Path, str]) -> Path | None:
         for name in RUNNER_NAMES:
             candidate = package / name
             text = texts.get(candidate)
-            if candidate != path and text is not None and _PY_RUNS.search(text):
+            # a package's __main__.py is what `python -m package` runs (the reference servers':
+            # `from mcp_server_time import main; main()`), whatever it calls
+            if candidate != path and text is not None and (name == "__main__.py" or _PY_RUNS.search(text)):
                 return candidate
         package = package.parent
     return None
