@@ -533,3 +533,17 @@ def test_a_banner_on_stdout_is_a_warning_when_listing_and_a_finding_when_audited
     else:
         assert "MCP617" not in rules and proc.returncode == 0
         assert f"mcplint: warning: {warning}" in proc.stderr.decode()
+
+
+@pytest.mark.parametrize("sdk", ["@modelcontextprotocol/server", "@modelcontextprotocol/node"])
+def test_init_finds_a_server_on_the_split_typescript_sdk(tmp_path, sdk):
+    """TypeScript SDK 2.x comes as @modelcontextprotocol/server (+ /node for its transports):
+    chrome-devtools-mcp and mongodb-mcp-server depend on those, not on /sdk."""
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "main.js").write_text("", encoding="utf-8")
+    (tmp_path / "package.json").write_text(json.dumps({
+        "name": "@acme/pages", "bin": {"pages-mcp": "./build/main.js", "pages": "./build/cli.js"},
+        "dependencies": {sdk: "^2.0.0"}}), encoding="utf-8")
+    assert run_mcplint("init", cwd=tmp_path).returncode == 0
+    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert f'  - name: pages                # {sdk} in package.json\n    command: ["node", "build/main.js"]' in text

@@ -2,7 +2,8 @@
 
 Python: a file that creates a FastMCP / MCPServer / low-level ``Server`` of the mcp SDK (or
 the standalone ``fastmcp`` package) and runs it. TypeScript/JavaScript: a package.json that
-depends on ``@modelcontextprotocol/sdk``, started by its ``bin`` or ``main``. Nothing is run.
+depends on the TypeScript SDK (``@modelcontextprotocol/sdk``, or from 2.0 ``/server`` or ``/node``),
+started by its ``bin`` or ``main``. Nothing is run.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ _PY_RUNS = re.compile(rf"""__name__\s*==\s*["']__main__["']|{_RUN}|stdio_server\
 # package's `main()` through a console script) `python -m` would import it and exit.
 _PY_RUNS_AS_MAIN = re.compile(rf"""__name__\s*==\s*["']__main__["']|^[A-Za-z_][\w.]*{_RUN}""", re.M)
 _PY_ENV = re.compile(r"""os\.(?:environ(?:\.get\(|\[)|getenv\()\s*["']([A-Z][A-Z0-9_]{2,63})["']""")
-SDK_PACKAGE = "@modelcontextprotocol/sdk"
+# The TypeScript SDK: one package up to 1.x, split from 2.0 (server, and node for its transports).
+SDK_PACKAGES = ("@modelcontextprotocol/sdk", "@modelcontextprotocol/server", "@modelcontextprotocol/node")
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,8 @@ def _node(folder: Path) -> list[Detected]:
         if not isinstance(package, dict):
             continue
         deps = {**_dict(package.get("dependencies")), **_dict(package.get("devDependencies"))}
-        if SDK_PACKAGE not in deps:
+        sdk = next((name for name in SDK_PACKAGES if name in deps), None)
+        if sdk is None:
             continue
         base = path.parent
         entry = _entry(package)
@@ -218,7 +221,7 @@ def _node(folder: Path) -> list[Detected]:
         if base != folder:
             source = f"{base.relative_to(folder).as_posix()}/{'src/' if source == 'src/' else ''}"
         name = str(package.get("name") or base.name).split("/")[-1]
-        how = f"{SDK_PACKAGE} in {path.relative_to(folder).as_posix()}"
+        how = f"{sdk} in {path.relative_to(folder).as_posix()}"
         if not (base / entry).is_file():  # a TypeScript server's dist/ before its first build
             build = "build" in _dict(package.get("scripts"))
             how += f"; build it first ({relative} does not exist{': npm run build' if build else ''})"
