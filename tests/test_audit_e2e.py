@@ -305,6 +305,10 @@ def assert_fails_cleanly(proc: subprocess.CompletedProcess, started: float, boun
     # (a traceback in mcplint's error would read as mcplint's own crash).
     ("crashes", ("--after", "3", "--traceback"),
      ["exited with status 1", "its stderr says: AttributeError: 'Crashes' object has no attribute 'list_resources'"]),
+    # the probe that killed it is named, so the error does not read as mcplint's own failure
+    ("crashes", ("--on-bad-json",),
+     ["exited with status 1 after the audit's malformed-json probe, before mcplint was done with it",
+      "its stderr says: Fatal error: invalid character"]),
     ("garbage_stdout", ("--lines", "25"),
      ["more than 20 lines that are not JSON-RPC to standard output", "Notes server 1.0 ready"]),
     ("never_initializes", (), ["no answer to initialize"]),

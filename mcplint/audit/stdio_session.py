@@ -40,12 +40,17 @@ class StdioSession(Session):
         self.dropped = 0  # messages read but neither recorded nor kept (beyond the per-exchange share)
         self.lines_read = 0
         self.noise: list[str] = []  # the lines that were not JSON (at most MAX_NOISE_LINES)
+        # The first probe sent since the server last wrote a line: the one to name if it dies
+        # (grafana's server exits on the malformed-JSON line; its error read like mcplint's own).
+        self.unanswered_probe: str | None = None
 
     def send(self, message: Any = None, *, raw: str | None = None, probe: str | None = None,
              timeout: float | None = None, wait: bool = True, **_ignored) -> Reply:
         timeout = self.within_audit(timeout)
         text = raw if raw is not None else json.dumps(message, ensure_ascii=False)
         self.recorder.client(None if raw is not None else message, raw=raw, probe=probe)
+        if self.unanswered_probe is None and probe not in (None, "sync"):
+            self.unanswered_probe = probe
         self._write(text, timeout or self.timeout)
         request_id = message.get("id") if isinstance(message, dict) and "method" in message else None
         if request_id is None or not wait:
@@ -115,6 +120,7 @@ class StdioSession(Session):
         budget.lines += 1
         budget.bytes += len(line)
         self.lines_read += 1
+        self.unanswered_probe = None
         if budget.lines > MAX_LINES_PER_EXCHANGE or budget.bytes > MAX_BYTES_PER_EXCHANGE:
             raise ServerError(self._with_stderr(
                 f"the server flooded its standard output: more than {budget.lines - 1} lines "
@@ -169,7 +175,9 @@ class StdioSession(Session):
         status = self.process.exit_status(0.5)
         if status is not None:
             code = f" with status {status}" if status >= 0 else f" on signal {-status}"
-            raise ServerError(self._with_stderr(f"the server exited{code} before mcplint was done with it"))
+            after = f" after the audit's {self.unanswered_probe} probe" if self.unanswered_probe else ""
+            raise ServerError(self._with_stderr(f"the server exited{code}{after}, before mcplint was done with it"
+                                                if after else f"the server exited{code} before mcplint was done with it"))
         if what == "exited":
             what = "closed its standard output"
         raise ServerError(self._with_stderr(f"the server {what}"))
