@@ -85,8 +85,10 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
 # server), or a list after "e.g." or "such as". A bare 'orders, invoices, etc.' stays vague, and so
 # does 'stuff' anywhere.
 _QUOTED_VALUE = r"""(?:"[^"\n]{1,80}"|`[^`\n]{1,80}`|\u201c[^\u201d\n]{1,80}\u201d)"""
+_INDEX_VALUE = r"(?:\[[^\]\n]{1,20}\]|\b\d{1,9})"  # a sequence goes on: nothing vague about its end
 _EXAMPLES_BEFORE = re.compile(
     rf"(?:{_QUOTED_VALUE}\s*,\s*)+{_QUOTED_VALUE}\s*,?\s*$"  # "a", "b", etc.
+    rf"|(?:{_INDEX_VALUE}\s*,\s*)+{_INDEX_VALUE}\s*,?\s*$"  # [0], [1], etc. (desktop-commander); 1, 2, 3, etc.
     r"|\([^()\n]{1,300}?,\s*(?:and\s+|or\s+)?$"  # (a, b, etc.)
     r"|\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))[:,]?\s+[^.;:()\n]{1,300}?(?:,\s*|\s+)$",
     re.I)
@@ -97,6 +99,12 @@ MAX_EXAMPLE_LOOKS = 32  # per text: a hostile text of a million "etc." costs 32 
 def _after_example_values(phrase: str, text: str, start: int) -> bool:
     return phrase.lower().startswith(_OPEN_ENDINGS) and \
         _EXAMPLES_BEFORE.search(text, max(0, start - 400), start) is not None
+
+
+def _closes_parenthesis(text: str, start: int) -> bool:
+    """An emoticon's ')' at ``start`` + 1 or 2 closes a '(' opened in the 200 characters before it."""
+    before = text[max(0, start - 200):start]
+    return before.count("(") > before.count(")")
 
 
 def letter_words(text: str) -> list[str]:
@@ -196,6 +204,8 @@ class MarketingMatcher:
                 looked += 1
                 if _after_example_values(phrase, text, start):
                     continue
+            if phrase[-1] == ")" and _closes_parenthesis(text, start):
+                continue  # "(statements separated by ;)": the ')' closes the parenthesis, no wink
             if start >= covered:  # drop matches inside a longer one ("super fast" / "fast")
                 result.append((kind, phrase, start))
                 covered = -neg_end

@@ -16,7 +16,7 @@ Effects, strongest first:
   truncate, wipe, overwrite, reset, kill, revoke, ...).
 - ``pay``: moves money (pay, transfer, charge, refund, purchase, ...).
 - ``execute``: runs code or commands, or deploys (execute/run + command, shell,
-  script or code; eval, sudo, deploy, install).
+  script or code; eval, sudo, deploy).
 - ``send``: sends or publishes something outside (send, post, publish, email,
   upload, push, notify, ...).
 - ``write``: modifies state (write, update, edit, move, rename, commit, set,
@@ -76,11 +76,12 @@ _VERB_POSITION = {
     **_UNAMBIGUOUS,
     **dict.fromkeys("drop truncate clear reset kill terminate revoke prune discard empty rm del".split(), "destroy"),
     **dict.fromkeys("transfer charge buy sell trade swap donate".split(), "pay"),
-    **dict.fromkeys("install".split(), "execute"),
     **dict.fromkeys("post email mail sms notify forward reply upload push".split(), "send"),
     **dict.fromkeys(
         "write save update edit modify insert rename move patch append replace upsert commit merge "
-        "set change toggle enable disable restore mkdir store".split(),
+        # install adds software (grafana's install_plugin): destructiveHint false, "only additive
+        # updates", is a fair claim for it; uninstall destroys
+        "set change toggle enable disable restore mkdir store install".split(),
         "write",
     ),
 }

@@ -201,7 +201,9 @@ def _walk(node, path: tuple, f: Facts, depth: int, params: bool) -> None:
                 is_array = value == "array"
             elif type(value) is list and value and all(type(t) is str and t in SIMPLE_TYPES for t in value) \
                     and len(set(value)) == len(value):
-                is_array = "array" in value
+                # (a type naming object too holds a value of any shape, a JSON-patch value: not
+                # an array whose elements want describing; MCP314 judges it)
+                is_array = "array" in value and "object" not in value
             else:
                 f.fast_valid = False
         elif kind == _MAP:

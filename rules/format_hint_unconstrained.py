@@ -14,7 +14,7 @@ _HINTS = {
     "path": _PATH, "filepath": _PATH, "file": _PATH, "dir": _PATH, "dirpath": _PATH,
     "directory": _PATH, "folder": _PATH,
     "date": ("date", "a date", 'add "format": "date"'),
-    "time": ("date", "a time of day", 'add "format": "time" or a \'pattern\''),
+    "time": ("date", "a time", 'add "format": "date-time" (or "time" for a time of day) or a \'pattern\''),
     "datetime": ("date", "a date and time", 'add "format": "date-time"'),
     "timestamp": ("date", "a timestamp", 'add "format": "date-time" or a \'pattern\''),
 }
@@ -27,6 +27,14 @@ _FORMAT_DOCUMENTED = re.compile(r"\bformat\b|ISO[ -]?8601|RFC[ -]?3339|YYYY|HH:M
 _DATE_SHOWN = re.compile(
     r"\b\d{4}-\d{2}-\d{2}|\b\d{1,2}:\d{2}\b|\b\d+\s*(?:[dhwmy]|days?|weeks?|months?|years?|hours?|minutes?)\b"
     r"|\b(?:ago|yesterday|today|relative)\b", re.I)
+# A "path" into a document, an API or a search, not the file system: `jsonPath` described as "JSONPath
+# expression ('$.panels[0].title')", `search_folder` ("Search folders by path using partial matching"):
+# grafana. Told by an earlier word of the name, or by the description.
+_NOT_FILES_BY_NAME = {"json", "jmes", "property", "field", "dot", "url", "api", "route", "endpoint",
+                      "search", "query", "filter", "match", "find"}
+_NOT_FILES_DESCRIBED = re.compile(
+    r"\b(?:JSON\s?Path|JSON\s?Pointer|XPath|JMESPath|jq|dot(?:ted)?[- ](?:notation|path)|(?:property|field|object|"
+    r"key|URL|API|request|route)\s+path|partial match(?:ing|es)?)\b", re.I)
 # A parameter called `file` may carry the file itself rather than its path.
 _FILE_CONTENT = re.compile(r"\b(?:contents?|base64|bytes|data|text)\b", re.I)
 
@@ -44,7 +52,9 @@ class FormatHintUnconstrained(Rule):
     value or relative values ("2024-01-01", "1 week"), is accepted too. Names are split into
     words (`file_path` -> file, path; `startDate` -> start, date) and only the
     last word, or `email` in `email_address`, counts, so `update`, `pathway`,
-    `link_text` or `time_zone` are not matched.
+    `link_text` or `time_zone` are not matched. A path into a document or an API rather than the file
+    system (`json_path`, `url_path`, `search_folder`, a description naming JSONPath, JSON Pointer or
+    XPath) is not taken for a file-system path.
 
     ## Bad
     ```json
@@ -89,7 +99,8 @@ class FormatHintUnconstrained(Rule):
                 description = prop.get("description") if isinstance(prop.get("description"), str) else ""
                 if _FORMAT_DOCUMENTED.search(description) or (
                         name_tokens(name)[-1] == "file" and _FILE_CONTENT.search(description)) or (
-                        hint[0] == "date" and _DATE_SHOWN.search(description)):
+                        hint[0] == "date" and _DATE_SHOWN.search(description)) or (
+                        hint[0] == "path" and _not_a_file_path(name, description)):
                     continue
                 _, what, fix = hint
                 yield Violation(entry.at(path), f"String parameter '{name}' looks like {what} but accepts "
@@ -110,6 +121,10 @@ def _items(entry, path, name: str, items: dict, categories):
     _, what, fix = hint
     yield Violation(entry.at((*path, "items")), f"Array parameter '{name}' holds strings that look like {what} "
                     f"but accept any text; {fix} to its items to validate them")
+
+
+def _not_a_file_path(name: str, description: str) -> bool:
+    return not _NOT_FILES_BY_NAME.isdisjoint(name_tokens(name)[:-1]) or bool(_NOT_FILES_DESCRIBED.search(description))
 
 
 def _hint(name: str):

@@ -21,6 +21,8 @@ class FreeFormParameter(Rule):
     query): an object that says it takes any keys (`additionalProperties: true` or
     `{}`) and whose description says what goes in it, or whose description names the
     syntax it follows, is not reported, since no better schema can be written for it.
+    Nor is a value whose `type` lists object and array (any JSON value by declaration:
+    a JSON-patch `value`) when its description says what it holds.
 
     ## Bad
     ```json
@@ -68,10 +70,27 @@ def _free_form(entry) -> list[tuple[tuple, str]]:
             shown = "true" if prop is True else "{}" if not prop else "only annotations"
             found.append((path, f"Parameter '{name}' accepts any value (its schema is {shown}); give it "
                           "a 'type' and constraints"))
+        elif _any_shape(prop):
+            if not _described(prop):
+                found.append((path, f"Parameter '{name}' accepts a value of any shape (its type names both object "
+                              "and array, neither constrained) and no description says what it holds; narrow its "
+                              "'type' or describe the value"))
         elif not _open_on_purpose(prop):
             found.append((path, f"Object parameter '{name}' declares no properties, so it accepts any keys "
                           "and values; list its 'properties' or constrain 'additionalProperties'"))
     return found
+
+
+def _any_shape(prop) -> bool:
+    """A type listing object and array (and more): any JSON value by declaration (grafana's
+    JSON-patch `value`), free-form on purpose when a description says what it holds."""
+    kinds = prop.get("type") if isinstance(prop, dict) else None
+    return isinstance(kinds, list) and "object" in kinds and "array" in kinds
+
+
+def _described(prop) -> bool:
+    description = prop.get("description")
+    return isinstance(description, str) and len(description.split()) >= 3
 
 
 def _open_on_purpose(prop) -> bool:
@@ -84,7 +103,7 @@ def _open_on_purpose(prop) -> bool:
         return False
     if _SYNTAX.search(description[:2000]):
         return True
-    return prop.get("additionalProperties", None) in (True, {}) and len(description.split()) >= 3
+    return prop.get("additionalProperties", None) in (True, {}) and _described(prop)
 
 
 _SYNTAX = re.compile(r"\b(?:syntax|grammar|query language)\b", re.IGNORECASE)

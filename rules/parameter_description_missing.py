@@ -24,7 +24,8 @@ class ParameterDescriptionMissing(Rule):
     as SDKs that build descriptions from docstrings leave it), or a nested parameter
     the enclosing parameter's description names ("lang and tz set the language"), is
     reported as a hint (info): the model reads it there, but clients that list
-    parameters show only the parameter's own description.
+    parameters show only the parameter's own description. An object that admits only
+    `{}` (no properties, `additionalProperties: false`) holds nothing to describe.
 
     ## Bad
     ```json
@@ -60,7 +61,7 @@ class ParameterDescriptionMissing(Rule):
         found = []
         for path, name in entry.facts.undescribed:  # the version plays no part here
             prop = value_at(entry.schema, path)
-            if self._described(prop, entry.schema, accept_title):
+            if self._described(prop, entry.schema, accept_title) or _only_empty(prop):
                 continue
             if isinstance(prop.get("description"), str):
                 found.append(((*path, "description"), f"Parameter '{name}' has an empty description; say "
@@ -172,3 +173,9 @@ def _names(description: str, name: str) -> bool:
     """Whether the description mentions the name as a word of its own."""
     return re.search(r"(?<![\w$.-])" + re.escape(name) + r"(?![\w$-])", description) is not None
 
+
+def _only_empty(prop: dict) -> bool:
+    """An object that admits only {} (no properties, no others: circleci's `params` of a tool
+    without arguments) holds nothing to describe."""
+    return prop.get("type") == "object" and not prop.get("properties") and prop.get("additionalProperties") is False \
+        and not any(key in prop for key in ("patternProperties", "propertyNames", "unevaluatedProperties"))

@@ -89,10 +89,15 @@ def _python(folder: Path) -> list[Detected]:
             else:
                 how += f"; check the command: {relative} starts nothing when run as a module"
         env = sorted({m for p, text in texts.items() if _within(p, folder / source) for m in _PY_ENV.findall(text)})
-        found.append(Detected(_name(entry.stem if entry.stem not in ("server", "__main__", "main") else
-                                    (entry.parent.name if entry.parent != folder else folder.name)),
-                              ("python", *target), (source,), how, cwd, tuple(env[:8])))
+        found.append(Detected(_server_name(entry, folder), ("python", *target), (source,), how, cwd, tuple(env[:8])))
     return found
+
+
+def _server_name(entry: Path, folder: Path) -> str:
+    """The module's name, or its package's for a generic one (server.py, cli.py, __init__.py...)."""
+    if f"{entry.stem}.py" not in (*RUNNER_NAMES, "__init__.py"):
+        return _name(entry.stem)
+    return _name(entry.parent.name if entry.parent != folder else folder.name)
 
 
 def _within(path: Path, folder: Path) -> bool:
