@@ -54,6 +54,7 @@ class Finding:
     tool: str | None = None
     fingerprint: str = ""  # stable across reformatting: rule, path, pointer, value hash
     related: tuple[Related, ...] = field(default=())
+    left_out: int = 0  # a left-out note: how many findings it stands for (counted in the summary)
 
     @property
     def sort_key(self):
@@ -152,7 +153,7 @@ def left_out_note(first: Finding, count: int, limit: int = MAX_PER_RULE) -> Find
         message=f"{count:,} more findings of {first.code} in this file were left out "
                 f"(a report shows at most {limit} per rule per file)",
         path=first.path, span=first.span, pointer=first.pointer, checklist=first.checklist,
-        fingerprint=digest,
+        fingerprint=digest, left_out=count,
     )
 
 

@@ -46,6 +46,8 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
         "skipped": len(skipped),
         "errors": len(errors),
         "findings": len(findings),
+        # findings beyond the per-rule cap, each set stood for by one note (present when some were)
+        **({"left_out": left_out} if (left_out := sum(f.left_out for f in findings)) else {}),
         "by_severity": {level: by_severity.get(level, 0) for level in ("error", "warning", "info")},
         "by_rule": dict(sorted(by_rule.items())),
         "protocol_versions": sorted({f.version for f in files}),

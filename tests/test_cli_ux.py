@@ -23,6 +23,18 @@ def out(*args, **kwargs) -> tuple[int, str, str]:
 # ---------------------------------------------------------------- --quiet
 
 
+def test_the_headline_counts_the_findings_left_out(tmp_path):
+    """100 findings of a rule per file are shown; the headline says how many more there were."""
+    properties = {f"p{i}": {"type": "string"} for i in range(103)}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"tools": [{"name": "get_thing", "description": "Get a thing by its id.",
+                                           "inputSchema": {"type": "object", "properties": properties}}]}))
+    code, quiet, _ = out("check", str(path), "--quiet", "--fail-on", "never")
+    assert code == 0
+    assert quiet.splitlines()[-1].endswith(
+        " 3 more were left out (a report shows at most 100 per rule per file)."), quiet.splitlines()[-1]
+
+
 def test_quiet_prints_the_findings_and_one_summary_line():
     code, full, _ = out("check", CRM, "--fail-on", "never")
     code_q, quiet, err = out("check", CRM, "--quiet", "--fail-on", "never")

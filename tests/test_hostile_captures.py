@@ -263,5 +263,6 @@ def test_a_huge_tool_name_behind_many_findings_gives_a_small_report(tmp_path):
     assert max(by_rule.values()) <= 101
     note = next(f for f in findings if "more findings of" in f["message"])
     assert note["message"].startswith("200 more findings of ") and "were left out" in note["message"]
+    assert run.report()["summary"]["left_out"] == 200  # the summary counts what the notes stand for
     assert any("(1,000,000 characters)" in f["message"] or "(1,000,000 characters)" in (f["tool"] or "")
                for f in findings)
