@@ -7,6 +7,13 @@ from mcplint.schema_safety import EXTERNAL_REF, Uncheckable, first_report
 
 _STATE = "_MCP713_validators"  # on the session: tool name -> (inputSchema object, validator)
 _UNCHECKED = "_MCP713_unchecked"  # on the session: (tool name, schema path) already reported
+# On the session: tool name -> the isError texts calls with valid arguments got, and the isError
+# texts invalid arguments got. A server that cannot reach its backend fails every call alike
+# (grafana: "connection refused" whatever the arguments): a rejection shows validation only when
+# valid arguments did not get the same answer, which may come later in the session.
+_VALID_FAILED = "_MCP713_valid_failed"
+_REJECTED = "_MCP713_rejected"
+_MAX_KEPT = 256
 
 
 class InvalidArgumentsAccepted(TrafficRule):
@@ -20,7 +27,9 @@ class InvalidArgumentsAccepted(TrafficRule):
     schema the server published in tools/list (its `$schema` dialect, draft-07 when
     declared, else 2020-12); an `isError` result or a -32602 error shows the server
     validates. Coercion ("5" accepted for an integer) is reported too: the schema is
-    the contract the client was given.
+    the contract the client was given. An `isError` answer that calls with valid
+    arguments got too (a backend the server cannot reach fails them all alike) shows
+    nothing: the checklist item is then not counted as assessed.
 
     ## Bad
     ```jsonl protocol=2025-11-25
@@ -57,7 +66,7 @@ class InvalidArgumentsAccepted(TrafficRule):
                 session.assess(self)  # the server rejected arguments: it validates
             return
         if is_error_result(result):
-            session.assess(self)
+            self._note_rejection(exchange, session, ctx, result)
             return
         if not is_plain_success(result):
             return  # 2026-07-28 input_required / task results are not an answer yet
@@ -85,6 +94,31 @@ class InvalidArgumentsAccepted(TrafficRule):
                         f"tool {exchange.tool_name!r} succeeded although its arguments violate its inputSchema "
                         f"({at}: {_short(error.message)}); validate arguments and return an isError result",
                         related=((where, "the invalid argument"), (tool_ptr / "inputSchema", "the inputSchema")))
+
+    def _note_rejection(self, exchange, session, ctx, result: dict) -> None:
+        """An isError answer: evidence of validation once the session shows it is not the answer
+        valid arguments get too (``check_session``); evidence at once when the arguments cannot
+        be judged against the schema (as before there was a comparison to make)."""
+        validator = _validator(session, exchange.tool_name, exchange.tool[1], ctx.version)
+        try:
+            verdict = None if validator is None else validator.valid(exchange.request.params.get("arguments", {}))
+        except Uncheckable:
+            verdict = None
+        if verdict is None:
+            session.assess(self)
+            return
+        kept = session.__dict__.setdefault(_VALID_FAILED if verdict else _REJECTED, {})
+        if exchange.tool_name in kept or len(kept) < _MAX_KEPT:
+            texts = kept.setdefault(exchange.tool_name, set())
+            if len(texts) < _MAX_KEPT:
+                texts.add(_error_text(result))
+
+    def check_session(self, session, ctx):
+        valid_failed = session.__dict__.get(_VALID_FAILED, {})
+        rejected = session.__dict__.get(_REJECTED, {})
+        if any(texts - valid_failed.get(name, set()) for name, texts in rejected.items()):
+            session.assess(self)
+        return iter(())
 
     def _unchecked(self, exchange, session, tool: dict, why: Uncheckable):
         """The arguments could not be judged: say why, once per tool and place in its schema."""
@@ -118,6 +152,12 @@ def _validator(session, name: str, tool: dict, version: str):
     validator = validator_for(schema, version)
     cache[name] = (schema, validator)
     return validator
+
+
+def _error_text(result: dict) -> str:
+    content = result.get("content")
+    blocks = content if isinstance(content, list) else []
+    return "\n".join(b["text"] for b in blocks[:16] if isinstance(b, dict) and isinstance(b.get("text"), str))[:1000]
 
 
 def _short(text: str, limit: int = 100) -> str:

@@ -174,6 +174,16 @@ def test_input_validation_passes_only_on_a_call_with_invalid_arguments(tmp_path)
     assert capture(tmp_path, [TOOL], [REJECTED])[16]["status"] == "pass"
 
 
+def test_a_rejection_that_valid_arguments_got_too_is_no_evidence_of_validation(tmp_path):
+    """grafana, offline: every call fails with the same backend error, valid arguments or not."""
+    down = {"content": [{"type": "text", "text": "dial tcp 127.0.0.1:9: connect: connection refused"}], "isError": True}
+    items = capture(tmp_path, [TOOL], [({"city": 42}, down), ({}, down), ({"city": "Lisbon"}, down)])
+    assert not_assessable(items[16], "the capture has no tools/call with invalid arguments or a rejected call")
+    # a failure of valid arguments alone is no evidence either; a rejection worded otherwise is
+    assert capture(tmp_path, [TOOL], [({"city": "Lisbon"}, down)])[16]["status"] == "not-assessable"
+    assert capture(tmp_path, [TOOL], [({"city": "Lisbon"}, down), REJECTED])[16]["status"] == "pass"
+
+
 def test_item_19_needs_both_descriptions_and_outputs(tmp_path):
     assert not_assessable(capture(tmp_path, [TOOL])[19],
                           "the capture has no HTTP error page or server log notification or tools/call result")
