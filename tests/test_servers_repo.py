@@ -360,8 +360,9 @@ def test_init_starts_the_official_template_through_its_console_script(tmp_path):
     proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
     assert "could not be started" not in proc.stderr.decode() and proc.returncode == 1, proc.stderr.decode()
     assert {f[0] for f in _located(proc)} == {"MCP311"}
-    # without the console script, the comment says the guessed command starts nothing
-    (repo / "pyproject.toml").unlink()
+    # without the console script (or with a pyproject.toml tomllib cannot read: nested too deeply), the
+    # comment says the guessed command starts nothing
+    (repo / "pyproject.toml").write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     assert run_mcplint("init", "--force", cwd=repo).returncode == 0
     text = (repo / ".mcplint.yaml").read_text(encoding="utf-8")
     assert ("; check the command: src/clock_server/server.py starts nothing when run as a module\n"

@@ -116,7 +116,7 @@ def _console_script(entry: Path, folder: Path, dotted: str) -> tuple[str, str, s
             if pyproject.is_file() and pyproject.stat().st_size <= MAX_BYTES:
                 scripts = tomllib.loads(pyproject.read_text("utf-8")).get("project", {}).get("scripts", {})
                 break
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, AttributeError, RecursionError):  # (tomllib recurses on nesting)
             return None
         if parent == folder:
             return None
