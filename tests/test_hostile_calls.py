@@ -129,6 +129,24 @@ REFUSED = [
         "mode": {"enum": ["read", "purge"]}}}), "input schema enum of property 'mode' says 'purge'"),
     (tool("get_rows", "Get rows.", inputSchema={"type": "object", "properties": {"delete_after": {}}}),
      "input schema property 'delete_after' says 'delete'"),
+    # found by attacking the gate (2026-11-29): a capital word with a suffix, words the lexicon lacked,
+    # a word cut by the camelCase split, values nested in what the audit could send, annotations
+    # that contradict each other
+    (tool("read_file", "Reads a file, then DELETEs it."), "description says 'deletes'"),
+    (tool("get_disk", "Gets the disk and reformats it."), "description says 'reformats'"),
+    (tool("get_balance", "Gets the balance, then zeroes it."), "description says 'zeroes'"),
+    (tool("get_vault", "Gets the vault and encrypts every file."), "description says 'encrypts'"),
+    (tool("get_report", "Gets the report and files it with the IRS."), "description says 'files'"),
+    (tool("get_host", "Gets the host, then powers it off."), "description says 'powers'"),
+    (tool("get_setting", "Get a setting and unset it."), "description says 'unset'"),
+    (tool("getFileWIPEall"), "name part 'getFileWIPEall' implies a side effect (wipe)"),
+    (tool("get_items", "Get items.", inputSchema={"type": "object", "properties": {
+        "filter": {"type": "object", "default": {"action": "delete everything"}}}}),
+     "input schema default of property 'filter' says 'delete'"),
+    (tool("get_items", "Get items.", inputSchema={"type": "object", "properties": {
+        "op": {"enum": [{"then": "drop all tables"}]}}}), "input schema enum of property 'op' says 'drop'"),
+    (tool("get_stats", annotations={**READ_ONLY, "destructiveHint": True}),
+     "its annotations contradict each other (readOnlyHint and destructiveHint both true), so it cannot be vetted"),
     # what it returns would be a credential in the recording (server-everything's get-env)
     (tool("get-env", "Returns all environment variables, helpful for debugging MCP server configuration"),
      "name says 'env': it may return secrets, which the recording would keep"),

@@ -6,18 +6,20 @@ and the first that does not is the reason it is not:
 1. Its annotations claim ``readOnlyHint: true`` and ``openWorldHint: false``. With
    ``--call-read-only`` (the user's consent to reach outside systems through read-only tools),
    the valid-argument call may go to a read-only tool whose ``openWorldHint`` is true or absent
-   (``open_world_ok``); every other check below still applies.
+   (``open_world_ok``); every other check below still applies. Annotations that contradict
+   each other (``destructiveHint: true`` beside ``readOnlyHint: true``) cannot be vetted.
 2. Its name is plain (``A-Z a-z 0-9 _ - .``) and starts with a read verb (``get``, ``list``,
    ``search``, ...; ``add`` only for numbers). After ``and``/``or``/``then`` the next part must be
    a read verb too. No part is an effect word (``wipe``, ``pay``, ``deleteUser``), however it is
-   inflected or run together (``forcedelete``). Verbs outside the list (``check``, ``validate``,
+   inflected, prefixed (``reformat``, ``unset``) or run together (``forcedelete``,
+   ``getFileWIPEall``). Verbs outside the list (``check``, ``validate``,
    ``test``, ``query``, a namespace such as ``github_``) are unknown, so ambiguous.
 3. Its description and titles, every sentence of them, contain no effect word, no red flag
    ("permanently", "side effect"), and no ambiguous word (post, email, update, order, ...) except
    as a noun: after an article, a preposition or a read verb ("Lists the messages").
    Words in other scripts, and invisible characters, cannot be vetted: not called.
-4. Its input schema (property names, descriptions, and the values the audit could send) holds
-   no effect word and no red flag.
+4. Its input schema (property names, descriptions, and the values the audit could send, with
+   the strings nested in object and array values) holds no effect word and no red flag.
 5. Its name, title and description do not say it returns secrets or the server's environment
    (``get-env``, "environment variables", credentials, passwords, API keys, access tokens): its
    answer would be written into the recording, and a read is not harmless when what it reads is
@@ -36,7 +38,8 @@ from typing import Any, Iterator, Mapping
 
 from mcplint.audit.effect_lexicon import (AMBIGUOUS_WORDS, ARITHMETIC_OBJECTS, ARITHMETIC_VERB, DETERMINERS,
                                           EFFECT_WORDS, EMBEDDED_STEMS, NOUN_MODIFIERS, NUMBER_WORDS,
-                                          PREPOSITIONS, READ_FORMS, READ_VERBS, RED_FLAG_PAIRS, RED_FLAGS)
+                                          PREPOSITIONS, READ_FORMS, READ_VERBS, RED_FLAG_PAIRS, RED_FLAGS,
+                                          VERB_PREFIXES)
 from mcplint.risk import effective_hints
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
@@ -50,6 +53,8 @@ _BEFORE_A_VERB = _CONJUNCTIONS | frozenset("to it tool that which will can".spli
 # "it's" is "it is", not a possessive.
 _IS_CONTRACTIONS = frozenset("it that what there here he she who where this which let".split())
 _MAX_SCHEMA_NODES = 2000
+# A pronoun between a verb and its particle: "powers it off", "zeroes them out".
+_OBJECTS = frozenset("it them this that everything all".split())
 
 
 def call_refusal(tool: Any, open_world_ok: bool = False) -> str | None:
@@ -60,6 +65,9 @@ def call_refusal(tool: Any, open_world_ok: bool = False) -> str | None:
     hints = effective_hints(tool.get("annotations"))
     if not hints.read_only:
         return "it does not claim readOnlyHint: true"
+    annotations = tool.get("annotations")
+    if isinstance(annotations, Mapping) and annotations.get("destructiveHint") is True:
+        return "its annotations contradict each other (readOnlyHint and destructiveHint both true), so it cannot be vetted"
     if hints.open_world and not open_world_ok:
         return "it may reach outside systems (openWorldHint is not false)"
     return (name_refusal(tool.get("name")) or texts_refusal(tool) or schema_refusal(tool.get("inputSchema"))
@@ -93,6 +101,10 @@ def name_refusal(name: Any) -> str | None:
         found = effect_word(part)
         if found and not _arithmetic(part, parts[index + 1:]):
             return f"name part {part!r} implies a side effect{_base_note(part, found)}"
+    for segment in re.split(r"[_.-]+", name):  # "getFileWIPEall": the camelCase split cuts the word
+        found = effect_word(segment.lower()) if len(_NAME_PART.findall(segment)) > 1 else None
+        if found:
+            return f"name part {segment!r} implies a side effect ({found})"
     for index, part in enumerate(parts):
         if index == 0 or parts[index - 1] in _CONJUNCTIONS:
             if part in AMBIGUOUS_WORDS:
@@ -142,22 +154,32 @@ def text_refusal(text: str, ambiguous: bool) -> str | None:
         if not word.isascii():
             return f"has a word with letters outside A-Z ({word!r}), so it cannot be vetted"
         following = words[index + 1] if index + 1 < len(words) else ""
-        if word in RED_FLAGS or (word, following) in RED_FLAG_PAIRS:
+        after_object = words[index + 2] if following in _OBJECTS and index + 2 < len(words) else ""
+        if word in RED_FLAGS or (word, following) in RED_FLAG_PAIRS or (word, after_object) in RED_FLAG_PAIRS:
             return f"says {_phrase(words, index)!r}"
         found = effect_word(word)
         if found and not _arithmetic(word, words[index + 1:]):
             return f"says {_phrase(words, index)!r}"
         if ambiguous and word in AMBIGUOUS_WORDS and not _noun_context(words, index):
             return f"says {_phrase(words, index)!r} (a verb there, or ambiguous)"
+    for whole in _joined_words(text):  # "DELETEs", "WIPEall": the camelCase split cuts the word
+        if effect_word(whole):
+            return f"says {whole!r}"
     return None
 
 
 def effect_word(word: str) -> str | None:
-    """The effect a single lower-case word names, directly or run together with others."""
+    """The effect a single lower-case word names, directly, after a verb prefix ("reformats",
+    "unsets": an ambiguous verb counts there), or run together with others."""
     if word in EFFECT_WORDS:
         return EFFECT_WORDS[word]
-    if word in AMBIGUOUS_WORDS or word in READ_VERBS:
+    if word in AMBIGUOUS_WORDS or word in READ_VERBS or word in READ_FORMS:
         return None
+    if word[:2] in VERB_PREFIXES and len(word) > 4:
+        rest = word[2:]
+        base = EFFECT_WORDS.get(rest) or AMBIGUOUS_WORDS.get(rest)
+        if base is not None:
+            return word[:2] + base
     return next((stem for stem in EMBEDDED_STEMS if stem in word), None)
 
 
@@ -193,6 +215,13 @@ def _words(text: str) -> list[str]:
         else:
             words.append(token)
     return words
+
+
+def _joined_words(text: str) -> Iterator[str]:
+    """Each word the camelCase split would cut into parts, whole and lower-cased."""
+    for token in _TOKEN.findall(unicodedata.normalize("NFKC", text)):
+        if token[0].isalpha() and token.isascii() and len(_NAME_PART.findall(token)) > 1:
+            yield token.split("'")[0].lower()
 
 
 def _noun_context(words: list[str], index: int) -> bool:
@@ -237,11 +266,28 @@ def _schema_texts(schema: Any) -> Iterator[tuple[str, str]]:
                     for prop, sub in value.items():
                         yield f"property {prop!r}", str(prop)
                         stack.append((sub, f"property {prop!r}"))
-                elif key in ("description", "title", "const", "default") and isinstance(value, str):
+                elif key in ("description", "title") and isinstance(value, str):
                     yield f"{key} of {at or 'the schema'}", value
+                elif key in ("const", "default"):  # a value the audit may send, objects and arrays too
+                    yield from ((f"{key} of {at or 'the schema'}", text) for text in _strings_in(value))
                 elif key in ("enum", "examples") and isinstance(value, list):
-                    yield from ((f"{key} of {at or 'the schema'}", v) for v in value if isinstance(v, str))
+                    yield from ((f"{key} of {at or 'the schema'}", text) for v in value for text in _strings_in(v))
                 elif isinstance(value, (Mapping, list)):
                     stack.append((value, at))
         elif isinstance(node, list):
             stack.extend((item, at) for item in node)
+
+
+def _strings_in(value: Any) -> Iterator[str]:
+    """The strings of a JSON value, keys too, depth first ({"action": "delete everything"})."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, Mapping):
+            for key, item in node.items():
+                yield str(key)
+                stack.append(item)
+        elif isinstance(node, list):
+            stack.extend(node)

@@ -49,9 +49,13 @@ _EFFECT_VERBS = (
     "authorize deauthorize login logout signup reopen dismiss escalate snooze "
     "shut teardown cleanup prune rm mv cp quit discard recycle retire decommission dispose eject "
     "unmount scrub settle remit lend borrow swap gamble dial announce remind persist populate configure "
-    "reconfigure initialize initialise symlink enqueue dispatch sudo impersonate elevate promote demote"
+    "reconfigure initialize initialise symlink enqueue dispatch sudo impersonate elevate promote demote "
+    # found by attacking the gate: disks, money, records and devices
+    "reformat repartition defragment encrypt zeroize spend freeze unfreeze drain redact expunge vacuum "
+    "sweep liquidate foreclose garnish overdraw"
 ).split()
 _EFFECT_NOUNS = (
+    "zeroes zeroed zeroing "  # (not "zeros", the plural noun)
     "payment payments payout payouts deletion deletions removal removals erasure destruction termination "
     "revocation withdrawal withdrawals donation donations refund refunds purchase purchases shutdown "
     "shutdowns reboot reboots uninstallation overwrite"
@@ -73,7 +77,13 @@ RED_FLAGS = frozenset(
     "dangerous undone unrecoverable forever".split()
 )
 # Two-word red flags: "side effect", "side-effects".
-RED_FLAG_PAIRS = frozenset({("side", "effect"), ("side", "effects")})
+RED_FLAG_PAIRS = frozenset({("side", "effect"), ("side", "effects"), ("zero", "out"), ("zeroes", "out"),
+                            ("zeros", "out"), ("top", "up"), ("tops", "up"), ("switch", "off"),
+                            ("switches", "off"), ("turn", "off"), ("turns", "off"), ("power", "off"),
+                            ("powers", "off"), ("power", "down"), ("powers", "down"), ("files", "it"),
+                            ("files", "them"), ("file", "it")})  # "files it with the IRS"
+# Prefixes that make a verb from a verb: reformat, rewrite, resubmit, unset, unpublish.
+VERB_PREFIXES = ("re", "un")
 
 # Long stems that are an effect even inside a word with no separators (forcedelete, userremove).
 EMBEDDED_STEMS = (
