@@ -199,6 +199,16 @@ def test_a_secret_env_value_echoed_over_stdio_is_redacted_in_the_record(tag, tmp
     assert "<redacted>" in text and "s3cr3t-T0ken" not in text
 
 
+def test_a_lone_surrogate_escape_from_the_server_is_recorded_as_that_escape(tag, tmp_path):
+    """A description holding "\\ud800" (valid JSON, no UTF-8 for it) crashed the recorder: one escape
+    made a server impossible to audit. It is recorded as the escape, and the report comes."""
+    record = tmp_path / "s.jsonl"
+    run = stdio(tag, "poisoned_tools", "--lone-surrogate", record=record, options=("--format", "json"))
+    assert run.returncode == 1 and "Traceback" not in run.stderr and "internal error" not in run.stderr, run.stderr
+    assert json.loads(run.stdout)["summary"]["tools"] == 2
+    assert "Returns \\ud800 lone x." in record.read_text(encoding="utf-8")
+
+
 # --- HTTP ---------------------------------------------------------------------------------------------
 def test_servers_dripping_one_byte_a_second_are_abandoned_at_the_deadline(tmp_path):
     """Headers, then chunk sizes, dripped a byte a second: each exchange ends at its deadline.

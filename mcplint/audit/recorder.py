@@ -114,6 +114,11 @@ class Recorder:
             raise TranscriptFull(f"the server sent more than {self.max_server_lines} messages in this audit; "
                                  "mcplint stopped (the transcript keeps them)")
         text = json.dumps(self._scrub(line), ensure_ascii=False) + "\n"
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate a server sent as \ud800: kept as that escape
+                text = json.dumps(self._scrub(line)) + "\n"
         if self.bytes + len(text) > self.max_bytes:
             raise TranscriptFull(f"the transcript would exceed {self.max_bytes / (1024 * 1024):g} MiB; mcplint "
                                  "stopped (the transcript keeps what came before)")
