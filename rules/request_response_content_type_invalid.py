@@ -2,6 +2,7 @@ from mcplint import versions
 from mcplint.capture.http import ALLOWED_ANSWER_TYPES, carries_request, first_of_response, has_body, header, is_success, media_type
 from mcplint.capture.legacy_sse import is_http_sse_post
 from mcplint.capture.ordinary import ORDINARY_ANSWER
+from mcplint.capture.outputs import quoted
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 
@@ -13,7 +14,10 @@ class RequestResponseContentTypeInvalid(TrafficRule):
     `Content-Type: application/json` (one JSON object) or `text/event-stream` (an SSE
     stream that ends with the response). Clients dispatch on the content type; anything
     else (`text/html`, `text/plain`, no type at all, or a bodiless 202) leaves the request
-    unanswered. Error statuses may carry other bodies (a plain-text 403 is fine). POSTs of
+    unanswered. A body labelled `application/json` that is not one JSON object that can be
+    read (cut short, or nested past any parser's depth) leaves it unanswered too, and hides
+    what it held (a tool list) from the audit. Error statuses may carry other bodies (a
+    plain-text 403 is fine). POSTs of
     the older HTTP+SSE transport, which servers may still offer next to Streamable HTTP,
     are not judged: there every POST is answered 202 and the response comes on the GET
     stream (its endpoint, announced in an `endpoint` event, is the SDKs'
@@ -56,3 +60,8 @@ class RequestResponseContentTypeInvalid(TrafficRule):
             where = record.header_pointer("content-type") if content_type is not None else record.http_pointer / "headers"
             shown = f"Content-Type {content_type!r}" if content_type is not None else "no Content-Type"
             yield Violation(where, f"Response to a request has {shown}; use application/json or text/event-stream")
+        elif media_type(content_type) == "application/json" and record.message is None and (record.raw_body or "").strip():
+            # a body cut short or nested past reading: whatever it answered (a tool list) went unread
+            yield Violation(record.line_pointer / "raw",
+                            f"Response to a request is labelled application/json but its body is not a JSON-RPC "
+                            f"message that can be read ({quoted(record.raw_body, 60)!r}); send one complete JSON object")

@@ -158,10 +158,11 @@ def to_record(index: int, value) -> Record:
         if http is None and record.message is None and record.sender == SERVER and isinstance(get("raw"), str):
             record.raw_body = value["raw"]  # a line a stdio server wrote that is not JSON (`mcplint audit --record`)
         status = record.status
-        if status is not None and status >= 400:
-            if record.message is None and isinstance(get("raw"), str):
-                record.raw_body = value["raw"]  # an error page `mcplint audit --record` kept (as a HAR keeps it)
-            elif record.message is not None and not is_jsonrpc(record.message):
+        if status is not None and record.message is None and isinstance(get("raw"), str):
+            # an error page `mcplint audit --record` kept (as a HAR keeps it), or a 2xx body it could not read
+            record.raw_body = value["raw"]
+        elif status is not None and status >= 400:
+            if record.message is not None and not is_jsonrpc(record.message):
                 # An HTTP error's own JSON body (OAuth's {"error": "invalid_token"}), not JSON-RPC.
                 record.raw_body, record.message = json.dumps(record.message), None
         return record

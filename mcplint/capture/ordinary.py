@@ -53,7 +53,8 @@ def ordinary_answer(record, session) -> bool:
     """A server HTTP record (the dispatcher asks only of those) that is not the first of its
     HTTP response (later SSE events: MCP815-MCP818, MCP821 and MCP822 judge a response once),
     or that answers a POST holding one JSON-RPC request with a 2xx other than 202 and a JSON or
-    SSE body (MCP815 judges POSTs of notifications, MCP816 other types and bodiless answers,
+    SSE body that was read (MCP815 judges POSTs of notifications, MCP816 other types, bodiless
+    answers and bodies that could not be read,
     MCP817 GETs, MCP818 GETs and DELETEs), without an Origin header (MCP821, MCP822). (Whether
     the POST went to an HTTP+SSE endpoint does not matter: MCP815 and MCP816 pass those.)"""
     request = first_of_response(record, session)
@@ -66,7 +67,7 @@ def ordinary_answer(record, session) -> bool:
     if type(body) is not dict or "method" not in body or "id" not in body:
         return False
     return (media_type(header(record, "content-type")) in ALLOWED_ANSWER_TYPES
-            and header(request, "origin") is None)
+            and header(request, "origin") is None and record.message is not None)
 
 
 def steady_session(record, session) -> bool:
