@@ -96,7 +96,7 @@ def test_huge_file_is_refused_without_reading_it_all(tmp_path):
     with open(path, "wb") as handle:
         handle.write(b'{"tools": [' + b" " * (50 * 1024 * 1024) + b"]}")
     proc = run_mcplint("check", str(path), "--format", "json")
-    assert_one_line_error(proc, str(path), "over the 20 MiB limit")
+    assert_one_line_error(proc, str(path), "file is 50.0 MiB, over the 20 MiB limit")  # its size, not what was read
 
 
 def test_nonexistent_path():

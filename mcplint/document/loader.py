@@ -33,10 +33,12 @@ class Document:
 
 
 def read_text(path: str, raw: bytes, max_bytes: int = MAX_FILE_BYTES) -> str:
-    if len(raw) > max_bytes:
+    if len(raw) > max_bytes:  # (only max_bytes + 1 were read: the size is the file's own, when it has one)
+        size = _file_size(path)
+        shown = "is over" if not size or size <= max_bytes else \
+            f"is {size / 1024 ** 3:.1f} GiB, over" if size >= 1024 ** 3 else f"is {size / 1048576:.1f} MiB, over"
         raise InputError(
-            path, f"file is {len(raw) / 1048576:.1f} MiB, over the {max_bytes // 1048576} MiB limit "
-            "(raise it with max-file-size-mb in the config)"
+            path, f"file {shown} the {max_bytes // 1048576} MiB limit (raise it with max-file-size-mb in the config)"
         )
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError(path, "file is UTF-16 encoded; save it as UTF-8")
@@ -84,6 +86,14 @@ def load_document(path: str, raw: bytes | None = None, max_bytes: int = MAX_FILE
     except RecursionError:
         raise InputError(path, "document is nested too deeply") from None
     return Document(path, text, data, "yaml", source_map, duplicates)
+
+
+def _file_size(path: str) -> int | None:
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
 def read_bytes(path: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
