@@ -199,6 +199,16 @@ def test_a_secret_env_value_echoed_over_stdio_is_redacted_in_the_record(tag, tmp
     assert "<redacted>" in text and "s3cr3t-T0ken" not in text
 
 
+def test_endless_pages_of_tools_stop_at_the_listing_bound(tag):
+    """Pages of 3,000 fresh tools with a fresh cursor each: the audit keeps at most 10,000 tools
+    (it kept 150,000 over 50 pages, and a page of 400,000 tiny tools made that gigabytes)."""
+    run = stdio(tag, "hostile_pages", options=("--format", "json"))
+    assert run.returncode in (0, 1) and "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert "tools/list: stopped at 10,000 tools" in run.stderr
+    assert json.loads(run.stdout)["summary"]["tools"] <= 12_000
+    assert run.peak_mb < 300, f"peak {run.peak_mb:.0f} MB"
+
+
 def test_a_lone_surrogate_escape_from_the_server_is_recorded_as_that_escape(tag, tmp_path):
     """A description holding "\\ud800" (valid JSON, no UTF-8 for it) crashed the recorder: one escape
     made a server impossible to audit. It is recorded as the escape, and the report comes."""

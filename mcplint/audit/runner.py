@@ -36,6 +36,7 @@ from mcplint.audit.stdio import ServerError, printable, quoted
 from mcplint.versions import LATEST, LATEST_HANDSHAKE, VERSIONS, is_stateless
 
 MAX_PAGES = 50  # per list method
+MAX_LISTED = 10_000  # items kept per list method: more tools than any server has, far fewer than a hostile one sends
 
 
 @dataclass
@@ -291,7 +292,11 @@ def list_all(audit: Audit, method: str, key: str) -> list[Any]:
             break
         page = result.get(key)
         if isinstance(page, list):
-            items.extend(page)
+            room = MAX_LISTED - len(items)
+            items.extend(page[:room])
+            if len(page) > room or (len(items) >= MAX_LISTED and result.get("nextCursor")):
+                audit.notes.append(f"{method}: stopped at {MAX_LISTED:,} {_LISTED.get(key, key)}")
+                break
         cursor = result.get("nextCursor")
         modern = audit.session.era == "modern"
         if not isinstance(cursor, str) or (cursor == "" and not modern) or cursor in seen:
