@@ -44,8 +44,8 @@ class ResponseIdUnmatched(TrafficRule):
     def check_message(self, message, session, ctx):
         if message.sender != SERVER or message.kind != RESPONSE or not valid_id(message.id):
             return  # a null or missing id is MCP618's, a malformed one MCP611's
-        if (CLIENT, id_key(message.id)) in session.pending:
-            return
+        if (CLIENT, id_key(message.id)) in session.pending or session.forgot_pending:
+            return  # (past 50,000 unanswered requests new ones are not kept: no verdict then)
         fix = "echo the id of the request being answered, once"
         if message.record.http:
             sent = http_request_message(message.record, session)

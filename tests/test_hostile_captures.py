@@ -266,3 +266,23 @@ def test_a_huge_tool_name_behind_many_findings_gives_a_small_report(tmp_path):
     assert run.report()["summary"]["left_out"] == 200  # the summary counts what the notes stand for
     assert any("(1,000,000 characters)" in f["message"] or "(1,000,000 characters)" in (f["tool"] or "")
                for f in findings)
+
+
+def test_unanswered_requests_are_kept_up_to_a_bound_and_late_answers_are_not_blamed(tmp_path):
+    """A file of unanswered requests kept a stub of each: a million took 1.2 GB. Past 50,000 pending,
+    new requests are not kept, and then an answer that matches none kept gets no verdict (MCP615
+    would otherwise blame an answer to a request it did not keep)."""
+    from mcplint.capture.session import MAX_PENDING
+
+    path = tmp_path / "unanswered.jsonl"
+    count = MAX_PENDING + 5_000
+    with path.open("w", encoding="utf-8") as handle:
+        handle.writelines(_line(m, sender) + "\n" for m, sender in zip(INITIALIZE, ("client", "server", "client")))
+        handle.writelines(_line({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                                 "params": {"name": "get_x", "arguments": {"a": "y" * 50}}}, "client") + "\n"
+                          for n in range(1, count + 1))
+        handle.write(_line({"jsonrpc": "2.0", "id": count + 7, "result": {"content": []}}, "server") + "\n")
+    run = check(tmp_path, str(path), timeout=120)
+    rules = {f["rule"] for f in run.report()["findings"]}
+    assert "MCP615" not in rules, rules  # (the bound was reached: no verdict on an answer nothing kept matches)
+    assert run.peak_mib < 200, f"peak {run.peak_mib:.0f} MiB"

@@ -18,6 +18,9 @@ META_VERSION = "io.modelcontextprotocol/protocolVersion"
 # request keeps only its id, method and tool name, and is read again from the file when
 # its response comes (a capture can hold 100,000 requests of a megabyte, never answered).
 PENDING_BYTES = 16 << 20
+# Requests kept waiting for an answer, at most: a real session has a handful pending; a file of a
+# million unanswered requests kept a stub of each (1.2 GB). Beyond, a new request is not kept.
+MAX_PENDING = 50_000
 LONG_ID = 256  # an id longer than this (as text) is keyed by its digest
 ABSORBED = frozenset({"initialize", "server/discover", "tools/list"})  # what Session.absorb learns from
 
@@ -153,6 +156,7 @@ class Session:
     # in memory anyway (HAR), and then pending requests are kept whole.
     reload: Callable[[int], Record | None] | None = None
     pending_bytes: int = 0  # file bytes of the pending requests kept whole
+    forgot_pending: bool = False  # a request was dropped past MAX_PENDING: an answer may match none kept
 
     def assess(self, rule) -> None:
         """A rule had evidence to judge its checklist items (whether or not it found a problem)."""
@@ -193,6 +197,9 @@ class Session:
         replaced = self.pending.get(key)
         if replaced is not None and not replaced.stub:
             self.pending_bytes -= replaced.record.size
+        if replaced is None and len(self.pending) >= MAX_PENDING:
+            self.forgot_pending = True  # not kept: its answer, if one comes, pairs with nothing
+            return
         if self.reload is not None and self.pending_bytes + message.record.size > PENDING_BYTES:
             message = message.stubbed()
         else:
