@@ -6,9 +6,24 @@ started* (``npx`` and ``uv run`` start the real server as a grandchild). Shutdow
 follows the spec (LIFE-09): close stdin, wait, SIGTERM, wait, SIGKILL, always to the
 whole group, and also when the audit ends with an exception or an interrupt; an
 ``atexit`` hook catches anything that still slips through. A process that left the
-group (``setsid``) is found as a descendant of the server, as a holder of one of our
-pipes, or by the ``MCPLINT_AUDIT_SESSION`` variable the server's environment carries
-(which a daemon inherits even after its parent is gone), and is signalled too.
+group (``setpgid``) is found as a member of the server's session; one that left the session
+(``setsid``) as a descendant of the server, as a holder of one of our pipes, or by the
+``MCPLINT_AUDIT_SESSION`` variable the server's environment carries (which a daemon inherits
+even after its parent is gone), and is signalled too.
+
+A daemon can drop all of those (double fork, ``setsid``, every descriptor closed, ``execve``
+with an empty environment), so on Linux mcplint also makes itself a child subreaper
+(``PR_SET_CHILD_SUBREAPER``) while any server runs: such an orphan is re-parented to mcplint
+instead of init, and shutdown stops the processes mcplint *adopted* that way, with their
+descendants, and reaps them (``waitpid``, no zombies left). An adopted process is told apart from
+mcplint's own children (pool workers, forked transcript splitters, other servers) by three facts:
+it is outside mcplint's session (a server runs in a new session and nothing it starts can ever
+join mcplint's again; mcplint's own forks stay in it), its pid is not one of the servers, and it
+was not a child of mcplint before the first server started. Several servers may run at once
+(repository mode prestarts them): when one closes, an adopted process is stopped only if it
+started before every other server still running (so it cannot descend from one of them); the
+others wait for the close of the last running server (or the ``atexit`` hook). The subreaper flag
+is cleared again once no server runs (unless mcplint's process had it already).
 
 Nothing here blocks without a deadline: the pipes are non-blocking and every read
 and write waits on a selector until a deadline. stdout is read only when the caller
@@ -29,6 +44,7 @@ import time
 import uuid
 import weakref
 
+from mcplint.audit import processes as procs
 from mcplint.errors import MCPLintError
 
 STDERR_TAIL = 64 * 1024
@@ -52,21 +68,19 @@ class StdioProcess:
         self.exit_grace = EXIT_GRACE
         self._marker = f"{SESSION_VARIABLE}={uuid.uuid4().hex}".encode()
         full_env = {**os.environ, **(env or {}), SESSION_VARIABLE: self._marker.split(b"=", 1)[1].decode()}
+        adoption = procs.Adoption.begin()  # before the server starts: its orphans come to mcplint from now on
         try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env=full_env, cwd=cwd, start_new_session=True, bufsize=0,
-            )
-        except FileNotFoundError:
-            where = f" (in {cwd})" if cwd and os.sep in argv[0] else ""
-            raise ServerError(f"cannot start the server: {argv[0]}: command not found{where}") from None
-        except PermissionError:
-            raise ServerError(f"cannot start the server: {argv[0]}: permission denied") from None
-        except NotADirectoryError:
-            raise ServerError(f"cannot start the server: --cwd {cwd}: not a directory") from None
-        except OSError as err:
-            raise ServerError(f"cannot start the server: {argv[0]}: {err.strerror or err}") from None
+            self.proc = _start(argv, full_env, cwd)
+        except BaseException:
+            if not _LIVE:
+                procs.Adoption.end()
+            raise
         _LIVE.add(self)
+        self._born = procs.start_time(self.proc.pid)  # its start time: tells a reused pid apart
+        self._started = procs.start_tick(self.proc.pid)  # None: unknown (never counted as older than anything)
+        adoption.servers.add((self.proc.pid, self._born))
+        if adoption.first is None:
+            adoption.first = self._started
         self._pgid = self.proc.pid  # start_new_session: the child leads its own group
         self._in, self._out, self._err = (s.fileno() for s in (self.proc.stdin, self.proc.stdout, self.proc.stderr))
         self._pipes = {os.fstat(fd).st_ino for fd in (self._in, self._out, self._err)}
@@ -193,9 +207,10 @@ class StdioProcess:
             return None
 
     def close(self) -> None:
-        """Close stdin, wait, SIGTERM everything the server started, wait, SIGKILL. Never raises,
-        never waits for an end of stream: a process that escaped the group may hold stdout open.
-        It stays in _LIVE until done, so an interrupt midway still reaches the atexit hook."""
+        """Close stdin, wait, SIGTERM everything the server started, wait, SIGKILL; then kill and
+        reap what mcplint adopted since (``_sweep``). Never raises, never waits for an end of
+        stream: a process that escaped the group may hold stdout open. It stays in _LIVE until
+        done, so an interrupt midway still reaches the atexit hook."""
         self._track()  # before the server exits: its children are still its children
         _close(self.proc.stdin)
         exited = self.exit_status(self.exit_grace) is not None
@@ -208,6 +223,7 @@ class StdioProcess:
             self._track()
             self._signal_all(signal.SIGKILL)
             self.exit_status(EXIT_GRACE)
+        self._sweep()
         try:
             self._selector.close()
         except (OSError, RuntimeError):
@@ -215,34 +231,66 @@ class StdioProcess:
         for stream in (self.proc.stdout, self.proc.stderr):
             _close(stream)  # unbuffered: closing never waits for a reader or for an end of stream
         _LIVE.discard(self)
+        if not _LIVE:
+            procs.Adoption.end()
 
     # -- the processes to stop -------------------------------------------------
-    def _track(self) -> None:
-        """Remember the server's descendants and every process holding one of our pipes."""
-        try:
-            found = _descendants(self.proc.pid) | _pipe_holders(self._pipes) | _marked(self._marker)
-        except OSError:
-            return
-        for pid in found - {os.getpid(), self.proc.pid}:
-            started = _start_time(pid)
-            if started is not None:
-                self._tracked.setdefault(pid, started)
+    def _track(self, adopted_only: bool = False) -> None:
+        """Remember the server's descendants, the members of its session, every process holding
+        one of our pipes, the processes mcplint adopted that can only be this server's (see
+        ``procs.Adoption.orphans``) and their descendants. Never one of mcplint's own session (a pool
+        worker forked while the server ran holds copies of its pipes) nor another server."""
+        table = procs.process_table()
+        own_session = procs.mcplint_session()
+        found = set()
+        if self.proc.pid not in table or table[self.proc.pid][19] == self._born:  # not a reused pid
+            found = procs.descendants_in(table, [self.proc.pid]) | procs.session_members(table, self.proc.pid)
+        siblings = [p for p in list(_LIVE) if p is not self]
+        adopted = procs.Adoption.orphans(table, siblings)
+        found |= set(adopted) | procs.descendants_in(table, adopted)
+        found |= procs.descendants_in(table, [pid for pid, started in self._tracked.items()  # theirs too
+                                         if pid in table and table[pid][19] == started])
+        if not adopted_only:
+            try:
+                found |= procs.pipe_holders(self._pipes) | procs.marked(self._marker)
+            except OSError:
+                pass
+        servers = procs.Adoption.server_pids() | {p.proc.pid for p in siblings}
+        for pid in found - {os.getpid(), self.proc.pid} - servers:
+            fields = table.get(pid) or procs.proc_stat(pid)
+            if not fields or len(fields) <= 19 or (own_session is not None and fields[3] == own_session):
+                continue
+            self._tracked.setdefault(pid, fields[19])
 
     def _tracked_alive(self) -> list[int]:
-        return [pid for pid, started in self._tracked.items() if _start_time(pid) == started and not _zombie(pid)]
+        return [pid for pid, started in self._tracked.items() if procs.start_time(pid) == started and not procs.zombie(pid)]
+
+    def _reap(self) -> None:
+        """waitpid (never blocking) each tracked process that died as mcplint's child: adopted
+        ones, which nobody else waits for. Only zombies that are still the ones tracked."""
+        procs.reap(self._tracked)
+
+    def _sweep(self) -> None:
+        """After the server's group is gone: what mcplint adopted meanwhile (a daemon whose parent
+        died in the kill, the children of a killed orphan) is killed and reaped too. Bounded: at
+        most EXIT_GRACE, and only while something tracked is still alive."""
+        deadline = time.monotonic() + EXIT_GRACE
+        for _ in range(1000):
+            self._track(adopted_only=True)
+            alive = self._tracked_alive()
+            self._reap()
+            if not alive or time.monotonic() >= deadline:
+                return
+            procs.kill(alive, signal.SIGKILL)
+            time.sleep(0.02)
 
     def _signal_all(self, sig: int) -> None:
         self._signal_group(sig)
-        for pid in self._tracked_alive():
-            try:
-                os.kill(pid, sig)
-                if os.getpgid(pid) == pid:
-                    os.killpg(pid, sig)  # it made its own group (setsid): its children too
-            except (ProcessLookupError, PermissionError):
-                pass
+        procs.kill(self._tracked_alive(), sig)
 
     def _anything_alive(self) -> bool:
         self.proc.poll()  # reap the leader, or its zombie keeps the group alive
+        self._reap()  # and the adopted processes that died (mcplint's children now)
         return self._group_alive() or bool(self._tracked_alive())
 
     def _signal_group(self, sig: int) -> None:
@@ -259,6 +307,23 @@ class StdioProcess:
         except PermissionError:
             return True
         return True
+
+
+def _start(argv: list[str], env: dict[str, str], cwd: str | None) -> subprocess.Popen:
+    try:
+        return subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=env, cwd=cwd, start_new_session=True, bufsize=0,
+        )
+    except FileNotFoundError:
+        where = f" (in {cwd})" if cwd and os.sep in argv[0] else ""
+        raise ServerError(f"cannot start the server: {argv[0]}: command not found{where}") from None
+    except PermissionError:
+        raise ServerError(f"cannot start the server: {argv[0]}: permission denied") from None
+    except NotADirectoryError:
+        raise ServerError(f"cannot start the server: --cwd {cwd}: not a directory") from None
+    except OSError as err:
+        raise ServerError(f"cannot start the server: {argv[0]}: {err.strerror or err}") from None
 
 
 # A line that names an exception: Python's `ModuleNotFoundError: No module named 'mcp'`, Node's
@@ -301,80 +366,6 @@ def quoted(value, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-# -- /proc helpers (Linux; elsewhere they find nothing and the process group is all there is) --------
-def _proc_stat(pid: int) -> list[str] | None:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            text = handle.read().decode("ascii", "replace")
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
-
-
-def _start_time(pid: int) -> str | None:
-    fields = _proc_stat(pid)
-    return fields[19] if fields and len(fields) > 19 else None
-
-
-def _zombie(pid: int) -> bool:
-    fields = _proc_stat(pid)
-    return fields is None or fields[0] in ("Z", "X")
-
-
-def _pids() -> list[int]:
-    try:
-        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
-    except OSError:
-        return []
-
-
-def _descendants(root: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for pid in _pids():
-        fields = _proc_stat(pid)
-        if fields and len(fields) > 1 and fields[1].isdigit():
-            children.setdefault(int(fields[1]), []).append(pid)
-    found, todo = set(), [root]
-    while todo:
-        for child in children.get(todo.pop(), ()):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
-def _pipe_holders(inodes: set[int]) -> set[int]:
-    """Processes (of any depth, in any group) with one of these pipes open."""
-    wanted = {f"pipe:[{inode}]" for inode in inodes}
-    holders = set()
-    for pid in _pids():
-        try:
-            names = os.listdir(f"/proc/{pid}/fd")
-        except OSError:
-            continue  # another user's process, or gone
-        for name in names:
-            try:
-                if os.readlink(f"/proc/{pid}/fd/{name}") in wanted:
-                    holders.add(pid)
-                    break
-            except OSError:
-                continue
-    return holders
-
-
-def _marked(marker: bytes) -> set[int]:
-    """Processes whose environment holds ``marker`` (NAME=VALUE)."""
-    found = set()
-    for pid in _pids():
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as handle:
-                if marker in handle.read().split(b"\0"):
-                    found.add(pid)
-        except OSError:
-            continue
-    return found
-
-
 def _close(stream) -> None:
     try:
         stream.close()
@@ -386,3 +377,20 @@ def _close(stream) -> None:
 def _kill_leftovers() -> None:
     for process in list(_LIVE):
         process._signal_all(signal.SIGKILL)
+    if procs.Adoption.current is None:
+        return
+    tracked: dict[int, str] = {}
+    deadline = time.monotonic() + EXIT_GRACE
+    while True:  # everything adopted, with its descendants: no server is left to tell them apart
+        table = procs.process_table()
+        adopted = procs.Adoption.orphans(table, ())
+        for pid in set(adopted) | procs.descendants_in(table, adopted):
+            tracked.setdefault(pid, table[pid][19])
+        alive = [pid for pid, started in tracked.items()
+                 if pid in table and table[pid][19] == started and table[pid][0] not in "ZX"]
+        procs.reap(tracked)
+        if not alive or time.monotonic() >= deadline:
+            break
+        procs.kill(alive, signal.SIGKILL)
+        time.sleep(0.02)
+    procs.Adoption.end()

@@ -7,12 +7,17 @@ the report's ``path`` is the command or URL instead of the transcript's file nam
 An audit that fails midway (the server crashed, hung, flooded, ...) still reports:
 the transcript so far is linted and reported (``summary.audit.stopped`` says why),
 then the one-line error follows and the exit code is 2.
+
+A SIGTERM at any point of the command (while the server runs, or afterwards while the
+transcript is linted and reported) is handled like Ctrl-C: the server and everything it
+started are stopped, the temporary recording is removed, and the exit code is 130.
 """
 
 from __future__ import annotations
 
 import shlex
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -65,12 +70,13 @@ def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_p
     )
 
     temp_dir = None
-    if record is None:
-        temp_dir = tempfile.mkdtemp(prefix="mcplint-audit-")
-        record_path = Path(temp_dir) / "session.jsonl"
-    else:
-        record_path = Path(record)
+    terminated = _TerminateAsInterrupt()  # the whole command: a kill still removes the recording
     try:
+        if record is None:
+            temp_dir = tempfile.mkdtemp(prefix="mcplint-audit-")
+            record_path = Path(temp_dir) / "session.jsonl"
+        else:
+            record_path = Path(record)
         try:
             audit = _drive(url, argv, label, server_env, cwd, user_headers, settings, record_path, verbose,
                            quiet=view == "quiet")
@@ -83,8 +89,46 @@ def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_p
         return _report(audit, label, url, argv, record_path, record is not None, plan, cfg, fmt, output, fail_on,
                        sarif_output, view=view)
     finally:
-        if temp_dir is not None:
-            shutil.rmtree(temp_dir, ignore_errors=True)
+        terminated.hold()  # a SIGTERM now waits until the folder is gone
+        try:
+            if temp_dir is not None:
+                shutil.rmtree(temp_dir, ignore_errors=True)
+        finally:
+            terminated.restore()
+
+
+class _TerminateAsInterrupt:
+    """While it is installed, SIGTERM raises KeyboardInterrupt (as mcplint.servers.drive does during
+    the session, which nests its own handler inside this one): ``finally`` blocks run and the exit
+    code is 130, as for Ctrl-C. ``hold`` defers a SIGTERM during cleanup, ``restore`` puts the
+    previous handler back and then raises the deferred interrupt. Off the main thread, where no
+    handler can be set, it does nothing."""
+
+    def __init__(self) -> None:
+        self._held = self._pending = self._installed = False
+        try:
+            self._previous = signal.signal(signal.SIGTERM, self._handle)
+            self._installed = True
+        except (ValueError, OSError):  # not the main thread
+            pass
+
+    def _handle(self, signum, frame) -> None:
+        if self._held:
+            self._pending = True
+            return
+        raise KeyboardInterrupt
+
+    def hold(self) -> None:
+        self._held = True
+
+    def restore(self) -> None:
+        if not self._installed:
+            return
+        # None: a handler set outside Python, which cannot be put back; the default is the closest
+        signal.signal(signal.SIGTERM, self._previous if self._previous is not None else signal.SIG_DFL)
+        self._installed = False
+        if self._pending:
+            raise KeyboardInterrupt
 
 
 def _target(target: list[str], env, cwd, headers) -> tuple[str | None, list[str]]:
