@@ -7,12 +7,16 @@ them. Two things in a schema could make mcplint itself hang or leak:
   opens ``file://`` URIs (a silent listener, a FIFO, ``/dev/zero``). Every validator
   here uses ``registry()``, which resolves only inside the schema (``#...``, ``$defs``,
   embedded ``$id``s) and the bundled metaschemas, and refuses everything else;
+- ``$ref``s that repeat one another (``{"allOf": [{"$ref": "#/$defs/d1"}, {"$ref": "#/$defs/d1"}]}``
+  in a chain of 40 definitions): jsonschema follows every ``$ref`` anew, so checking one
+  value visits 2**40 subschemas. ``expansion`` bounds, once per schema, how many subschemas
+  one value can meet, and a schema over ``MAX_VISITS`` is not applied;
 - a ``pattern`` with catastrophic backtracking (``^(a|a)+$``), or one whose compiled
   form is huge (``(?:a{1000}){1000}``): Python's ``re`` cannot be interrupted, so patterns
   are matched with the ``regex`` module under a per-match timeout, after a static
   estimate of what compiling them costs, on values of bounded size.
 
-Both raise ``Uncheckable``: the check gives no verdict, and the rule that asked says why.
+All three raise ``Uncheckable``: the check gives no verdict, and the rule that asked says why.
 """
 
 from __future__ import annotations
@@ -23,18 +27,21 @@ from typing import Any
 
 EXTERNAL_REF = "`$ref` to an external document cannot be checked"
 COSTLY_PATTERN = "pattern too costly to check"
+EXPANDS = "the schema expands too far to check"
 
 MATCH_TIMEOUT = 0.1  # seconds for one match
 PATTERN_TIME_BUDGET = 5.0  # seconds for all matches of one pattern in a run
 MAX_SUBJECT = 1_000_000  # characters of a value matched against a pattern
 MAX_PATTERN = 10_000  # characters of a pattern
 MAX_EXPANSION = 50_000  # counted repetitions the regex module would unroll when compiling
+MAX_VISITS = 10_000  # subschemas $refs may add to what one value (at one place) is checked against
+MAX_STEPS = 300_000  # keywords applied in checking one value (~13 us each: the seconds one value may take)
 
 
 class Uncheckable(Exception):
-    """A part of a schema mcplint will not evaluate. ``reason`` is EXTERNAL_REF or
-    COSTLY_PATTERN; ``keyword`` the schema keyword ($ref, pattern, patternProperties);
-    ``value`` the ref or the pattern."""
+    """A part of a schema mcplint will not evaluate. ``reason`` is EXTERNAL_REF,
+    COSTLY_PATTERN or EXPANDS; ``keyword`` the schema keyword ($ref, pattern,
+    patternProperties); ``value`` the ref or the pattern."""
 
     def __init__(self, reason: str, keyword: str, value: str, detail: str = "") -> None:
         super().__init__(f"{reason} ({detail})" if detail else reason)
@@ -238,6 +245,9 @@ def _weight(items, depth: int) -> int:
     return total
 
 
+# -- expansion --------------------------------------------------------------------------------
+
+
 # -- jsonschema validators ----------------------------------------------------------------------
 
 def validator(schema: Any, dialect: str, **kwargs):
@@ -247,12 +257,16 @@ def validator(schema: Any, dialect: str, **kwargs):
     return validator_class(dialect)(schema, registry=registry(), **kwargs)
 
 
-def errors(validator, instance: Any) -> list:
+def errors(validator, instance: Any, steps: int = MAX_STEPS) -> list:
     """All of jsonschema's errors for ``instance``. Raises Uncheckable for an external
-    ``$ref`` the instance reaches or a pattern too costly to run; ValueError for a schema
-    that cannot be applied (a missing local ``$ref``, a pattern that does not compile)."""
+    ``$ref`` the instance reaches, a pattern too costly to run, or a check that applies
+    more than ``steps`` keywords (EXPANDS: what ``expansion`` cannot bound, a recursive
+    schema whose $refs repeat one another as deep as the value goes); ValueError for a
+    schema that cannot be applied (a missing local ``$ref``, a pattern that does not compile)."""
     from referencing.exceptions import NoSuchResource, Unresolvable, Unretrievable
 
+    outer = _STEPS[:]
+    _STEPS[:] = [0, steps]
     try:
         return list(validator.iter_errors(instance))
     except Unresolvable as err:
@@ -264,6 +278,25 @@ def errors(validator, instance: Any) -> list:
                 and ref and not ref.startswith("#"):
             raise Uncheckable(EXTERNAL_REF, "$ref", ref) from None
         raise ValueError(f"unresolvable $ref: {cause}") from None
+    finally:
+        _STEPS[:] = outer
+
+
+_STEPS = [0, None]  # keywords applied in the current ``errors`` call, and its limit (None: outside one)
+
+
+def _counted(keyword):
+    """jsonschema's function for a keyword, counting its applications against ``errors``' limit."""
+    def apply(validator, value, instance, schema):
+        steps = _STEPS
+        if steps[1] is not None:
+            steps[0] += 1
+            if steps[0] > steps[1]:
+                steps[1] = None  # (raised once: what catches it may still run keywords)
+                raise Uncheckable(EXPANDS, "$ref", "", f"checking one value applied over {steps[0] - 1:,} "
+                                  "keywords (its $refs repeat one another, or the value is huge)")
+        return keyword(validator, value, instance, schema)
+    return apply
 
 
 @lru_cache(maxsize=None)
@@ -279,7 +312,8 @@ def validator_class(dialect: str):
                 "additionalProperties": _additional_properties}
     if "unevaluatedProperties" in base.VALIDATORS:
         keywords["unevaluatedProperties"] = _unevaluated_properties
-    return jsonschema.validators.extend(base, keywords)
+    return jsonschema.validators.extend(base, {name: _counted(keyword)
+                                               for name, keyword in {**base.VALIDATORS, **keywords}.items()})
 
 
 def _pattern(validator, pattern, instance, schema):

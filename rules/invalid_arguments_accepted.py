@@ -3,7 +3,7 @@ from mcplint.capture.errors import is_error_result, is_plain_success
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 from mcplint.schema_dialects import show
-from mcplint.schema_safety import EXTERNAL_REF, Uncheckable, first_report
+from mcplint.schema_safety import EXPANDS, EXTERNAL_REF, Uncheckable, first_report
 
 _STATE = "_MCP713_validators"  # on the session: tool name -> (inputSchema object, validator)
 _UNCHECKED = "_MCP713_unchecked"  # on the session: (tool name, schema path) already reported
@@ -130,6 +130,12 @@ class InvalidArgumentsAccepted(TrafficRule):
             message = (f"{EXTERNAL_REF}: the arguments of tool {exchange.tool_name!r} reach {show(why.value)}, "
                        "which was not fetched, so whether the server accepts invalid arguments is unknown; "
                        "inline the definition under '$defs'")
+        elif why.reason == EXPANDS:
+            at = f" (repeated at {show(why.value)})" if why.value else ""
+            message = (f"{EXPANDS}: the arguments of tool {exchange.tool_name!r} were not checked against the "
+                       f"inputSchema{at}: {why.detail}, so whether the server accepts invalid arguments is "
+                       "unknown, and a validator following these $refs does as much work: reference each "
+                       "definition once")
         else:
             message = (f"{why.reason}: the arguments of tool {exchange.tool_name!r} were not checked against "
                        f"{show(why.value)} ({why.detail}); a pattern that backtracks this much lets a crafted "

@@ -4,7 +4,7 @@ from mcplint.capture.output_schema import validator_for_tool
 from mcplint.findings import Severity
 from mcplint.rule import TrafficRule, Violation
 from mcplint.schema_dialects import show
-from mcplint.schema_safety import EXTERNAL_REF, Uncheckable, first_report
+from mcplint.schema_safety import EXPANDS, EXTERNAL_REF, Uncheckable, first_report
 
 MAX_ERRORS = 3  # per result: the first few say enough
 _UNCHECKED = "_MCP721_unchecked"  # on the session: (tool name, schema path) already reported
@@ -94,6 +94,10 @@ def _unchecked(exchange, session, schema, why: Uncheckable, where):
     if why.reason == EXTERNAL_REF:
         message = (f"{EXTERNAL_REF}: the structuredContent of tool {name!r} reaches {show(why.value)}, which was "
                    "not fetched, and clients cannot resolve it either; inline the definition under '$defs'")
+    elif why.reason == EXPANDS:
+        at = f" (repeated at {show(why.value)})" if why.value else ""
+        message = (f"{EXPANDS}: the structuredContent of tool {name!r} was not checked against the outputSchema"
+                   f"{at}: {why.detail}; a client that validates does as much work: reference each definition once")
     else:
         message = (f"{why.reason}: the structuredContent of tool {name!r} was not checked against "
                    f"{show(why.value)} ({why.detail}); a client that validates stalls the same way: "

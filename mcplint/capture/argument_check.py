@@ -6,8 +6,9 @@ additionalProperties, enum, bounds, items), so those are compiled into plain Pyt
 checks that agree with jsonschema on every instance; any other keyword makes the whole
 schema go through jsonschema. jsonschema also explains a failure, so a call the fast
 check rejects is confirmed and described by it. Both paths go through
-mcplint.schema_safety: no ``$ref`` is fetched and patterns run under a time budget, so
-some calls get no verdict but an ``Uncheckable`` saying why.
+mcplint.schema_safety: no ``$ref`` is fetched, patterns run under a time budget and a
+schema whose ``$ref``s repeat one another too much is not applied, so some calls get no
+verdict but an ``Uncheckable`` saying why.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, Callable
 
 from mcplint import schema_safety
 from mcplint.schema_dialects import DRAFT4, DRAFT6, DRAFT7, DRAFT2019, DRAFT2020, UNKNOWN, metaschema_error, schema_dialect
+from mcplint.schema_expansion import expansion
 
 Check = Callable[[Any], bool]
 
@@ -44,6 +46,7 @@ class ArgumentValidator:
         self.schema, self.dialect = schema, dialect
         self._slow = None
         self._built = False
+        self._expands: schema_safety.Uncheckable | None = None  # why no value can be checked
         try:
             self._fast = None if dialect == DRAFT4 else _compile(schema)
         except (_Unsupported, schema_safety.Uncheckable, ValueError, TypeError, RecursionError):
@@ -62,7 +65,7 @@ class ArgumentValidator:
         if slow is None:
             return None
         try:
-            return not schema_safety.errors(slow, instance)
+            return not self._errors(slow, instance)
         except (ValueError, TypeError, RecursionError):  # a missing local $ref, a pattern that does not compile
             return None
 
@@ -70,7 +73,21 @@ class ArgumentValidator:
         """jsonschema's best match among the errors (call after ``valid`` said False)."""
         import jsonschema.exceptions
 
-        return jsonschema.exceptions.best_match(schema_safety.errors(self._jsonschema(), instance))
+        return jsonschema.exceptions.best_match(self._errors(self._jsonschema(), instance))
+
+    def _errors(self, slow, instance: Any) -> list:
+        """schema_safety.errors, unless the schema expands too far to check: its $refs repeat
+        one another (found before any value, or by a value that took too many steps, after
+        which no value is checked against it)."""
+        why = self._expands
+        if why is not None:
+            raise schema_safety.Uncheckable(why.reason, why.keyword, why.value, why.detail)
+        try:
+            return schema_safety.errors(slow, instance)
+        except schema_safety.Uncheckable as why:
+            if why.reason == schema_safety.EXPANDS:
+                self._expands = why
+            raise
 
     def _jsonschema(self):
         if not self._built:
@@ -80,6 +97,8 @@ class ArgumentValidator:
                 self._slow = None if metaschema_error(self.schema, dialect) else schema_safety.validator(self.schema, dialect)
             except Exception:
                 self._slow = None
+            if self._slow is not None:
+                self._expands = expansion(self._slow)
         return self._slow
 
 

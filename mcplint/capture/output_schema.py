@@ -5,8 +5,8 @@ else 2020-12; before 2025-11-25, where the spec names no dialect, a schema that 
 draft-07 accepts is read as draft-07. Formats are annotations (the 2020-12 default),
 and `$ref`s resolve only inside the schema: nothing is ever fetched (see
 mcplint.schema_safety; a value that reaches an external `$ref` or a pattern too costly to
-run raises ``Uncheckable``). Validators are built once per tool and session and kept on
-the session.
+run, or a schema whose `$ref`s repeat one another too much, raises ``Uncheckable``).
+Validators are built once per tool and session and kept on the session.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from mcplint import schema_safety
 from mcplint.schema_dialects import DRAFT7, DRAFT2020, LENIENT, UNKNOWN, metaschema_error, schema_dialect, show
+from mcplint.schema_expansion import expansion
 
 Check = Callable[[Any], list[tuple[tuple, tuple, str]]]
 _CACHE = "_mcp721_validators"  # attribute on the Session: tool name -> (schema, check)
@@ -36,19 +37,27 @@ def _build(schema: Any, version: str) -> Check | None:
         return None
     valid = _compiled(schema) if _simple(schema) else None
     validator = None  # jsonschema's, made for the first value the fast path cannot prove valid
+    expands = None  # why no value can be checked: the schema's $refs repeat one another too much
 
     def check(value: Any) -> list[tuple[tuple, tuple, str]]:
         """Errors as (path in the value, path in the schema, message); raises
         schema_safety.Uncheckable."""
-        nonlocal validator
+        nonlocal validator, expands
         if valid is not None and valid(value):
             return []  # proved valid without jsonschema (the common case, and 10x faster)
         import jsonschema.exceptions
 
         if validator is None:
             validator = schema_safety.validator(schema, dialect)
+            expands = expansion(validator)  # (once per schema, before any value)
+        if expands is not None:
+            raise schema_safety.Uncheckable(expands.reason, expands.keyword, expands.value, expands.detail)
         try:
             errors = schema_safety.errors(validator, value)
+        except schema_safety.Uncheckable as why:
+            if why.reason == schema_safety.EXPANDS:  # too many steps: no later value is checked either
+                expands = why
+            raise
         except (ValueError, TypeError, RecursionError):
             return []  # a missing local $ref, a pattern that does not compile, a runaway schema
         found = []
