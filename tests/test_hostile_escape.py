@@ -340,3 +340,38 @@ def test_sigterm_during_the_session_still_exits_130_and_removes_the_temporary_re
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         kill_tagged(tag)
+
+
+def test_sigterm_while_a_configured_servers_listing_is_linted_removes_its_temporary_recording(tmp_path):
+    """The same for `mcplint check` of a server in the config (repository mode): no mcplint-server-*
+    folder is left in TMPDIR."""
+    tag = new_tag()
+    command = ", ".join(json.dumps(part) for part in server_command("hostile_daemon", "--tools", "3000"))
+    (tmp_path / ".mcplint.yaml").write_text(
+        f"servers:\n  - name: many\n    command: [{command}]\n    env: {{{TAG_VARIABLE}: {tag}}}\n    audit: true\n",
+        encoding="utf-8")
+    private = tmp_path / "tmp"
+    private.mkdir()
+    env = {**{k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}, "TMPDIR": str(private), "NO_COLOR": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "mcplint", "check", "-q"], cwd=tmp_path, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not orphans(tag) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert orphans(tag), "the server did not start"
+        while orphans(tag) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        assert list(private.glob("mcplint-server-*")), "no recording in the private TMPDIR"
+        assert proc.poll() is None, "the lint was over before the test could interrupt it"
+        proc.send_signal(signal.SIGTERM)
+        stderr = _finish(proc)
+        assert proc.returncode == 130 and "Traceback" not in stderr, (proc.returncode, stderr[-2000:])
+        assert not list(private.glob("mcplint-server-*")), "the temporary recording was left behind"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        kill_tagged(tag)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +24,7 @@ from pathlib import Path
 from mcplint import __version__, config as config_module, discovery, engine, registry, reporters
 from mcplint.audit import options as audit_options
 from mcplint.audit import reasons, runner
+from mcplint.interrupts import TerminateAsInterrupt
 from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
@@ -70,7 +70,7 @@ def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_p
     )
 
     temp_dir = None
-    terminated = _TerminateAsInterrupt()  # the whole command: a kill still removes the recording
+    terminated = TerminateAsInterrupt()  # the whole command: a kill still removes the recording
     try:
         if record is None:
             temp_dir = tempfile.mkdtemp(prefix="mcplint-audit-")
@@ -95,40 +95,6 @@ def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_p
                 shutil.rmtree(temp_dir, ignore_errors=True)
         finally:
             terminated.restore()
-
-
-class _TerminateAsInterrupt:
-    """While it is installed, SIGTERM raises KeyboardInterrupt (as mcplint.servers.drive does during
-    the session, which nests its own handler inside this one): ``finally`` blocks run and the exit
-    code is 130, as for Ctrl-C. ``hold`` defers a SIGTERM during cleanup, ``restore`` puts the
-    previous handler back and then raises the deferred interrupt. Off the main thread, where no
-    handler can be set, it does nothing."""
-
-    def __init__(self) -> None:
-        self._held = self._pending = self._installed = False
-        try:
-            self._previous = signal.signal(signal.SIGTERM, self._handle)
-            self._installed = True
-        except (ValueError, OSError):  # not the main thread
-            pass
-
-    def _handle(self, signum, frame) -> None:
-        if self._held:
-            self._pending = True
-            return
-        raise KeyboardInterrupt
-
-    def hold(self) -> None:
-        self._held = True
-
-    def restore(self) -> None:
-        if not self._installed:
-            return
-        # None: a handler set outside Python, which cannot be put back; the default is the closest
-        signal.signal(signal.SIGTERM, self._previous if self._previous is not None else signal.SIG_DFL)
-        self._installed = False
-        if self._pending:
-            raise KeyboardInterrupt
 
 
 def _target(target: list[str], env, cwd, headers) -> tuple[str | None, list[str]]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcplint.findings import Finding
+from mcplint.interrupts import TerminateAsInterrupt
 from mcplint.versions import VERSIONS
 
 
@@ -60,11 +61,12 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, p
     from mcplint.audit import runner
     from mcplint.servers.drive import DriveFailed, drive, list_everything, listing_document
 
-    temp_dir = tempfile.mkdtemp(prefix="mcplint-server-")
-    record = Path(temp_dir) / f"{spec.name}.jsonl"
     settings = runner.Settings(timeout=spec.timeout)
-    index = _index(spec, root)  # read while the server boots: waiting would cost as much
+    terminated, temp_dir = TerminateAsInterrupt(), None  # a kill while the recording is linted still removes it
     try:
+        temp_dir = tempfile.mkdtemp(prefix="mcplint-server-")
+        record = Path(temp_dir) / f"{spec.name}.jsonl"
+        index = _index(spec, root)  # read while the server boots: waiting would cost as much
         try:
             session = drive(url=spec.url, argv=list(spec.command), label=f"server {spec.name}", env=dict(spec.env),
                             cwd=str(spec.cwd), headers=dict(spec.headers), settings=settings, record_path=record,
@@ -88,7 +90,12 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, p
         if audit:
             _lint_traffic(spec, record, plan, result)
     finally:
-        shutil.rmtree(temp_dir, ignore_errors=True)
+        terminated.hold()
+        try:
+            if temp_dir is not None:
+                shutil.rmtree(temp_dir, ignore_errors=True)
+        finally:
+            terminated.restore()
 
 
 def _lint_listing(spec, listing: dict, plan, version: str | None, index, result: ServersResult,
