@@ -294,12 +294,9 @@ def _finish(proc: subprocess.Popen) -> str:
     return stderr.decode(errors="replace")
 
 
-def test_sigterm_while_the_recording_is_linted_removes_the_temporary_recording(tmp_path):
-    """3,000 tools: linting the recording takes seconds after the server is gone; a SIGTERM then
-    ends mcplint with 130 (as Ctrl-C and a SIGTERM during the session do) and no mcplint-audit-*
-    folder is left in TMPDIR."""
-    tag = new_tag()
-    proc, private = _audit_in_private_tmp(tmp_path, tag, *server_command("hostile_daemon", "--tools", "3000"))
+def _interrupt_the_lint(proc: subprocess.Popen, tag: str, private: Path, folders: str) -> None:
+    """Wait for the tagged server's session to end, SIGTERM mcplint while it lints the recording,
+    and check that it exits 130 and leaves no ``folders`` in its private TMPDIR."""
     try:
         deadline = time.monotonic() + 30
         while not orphans(tag) and proc.poll() is None and time.monotonic() < deadline:
@@ -308,17 +305,26 @@ def test_sigterm_while_the_recording_is_linted_removes_the_temporary_recording(t
         while orphans(tag) and time.monotonic() < deadline:  # the session, then its close
             time.sleep(0.01)
         time.sleep(0.3)  # past the close: mcplint is linting the recording now
-        assert list(private.glob("mcplint-audit-*/session.jsonl")), "no recording in the private TMPDIR"
+        assert list(private.glob(folders)), "no recording in the private TMPDIR"
         assert proc.poll() is None, "the lint was over before the test could interrupt it"
         proc.send_signal(signal.SIGTERM)
         stderr = _finish(proc)
         assert proc.returncode == 130 and "Traceback" not in stderr, (proc.returncode, stderr[-2000:])
-        assert not list(private.glob("mcplint-audit-*")), "the temporary recording was left behind"
+        assert not list(private.glob(folders)), "the temporary recording was left behind"
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         kill_tagged(tag)
+
+
+def test_sigterm_while_the_recording_is_linted_removes_the_temporary_recording(tmp_path):
+    """3,000 tools: linting the recording takes seconds after the server is gone; a SIGTERM then
+    ends mcplint with 130 (as Ctrl-C and a SIGTERM during the session do) and no mcplint-audit-*
+    folder is left in TMPDIR."""
+    tag = new_tag()
+    proc, private = _audit_in_private_tmp(tmp_path, tag, *server_command("hostile_daemon", "--tools", "3000"))
+    _interrupt_the_lint(proc, tag, private, "mcplint-audit-*")
 
 
 def test_sigterm_during_the_session_still_exits_130_and_removes_the_temporary_recording(tmp_path):
@@ -356,22 +362,4 @@ def test_sigterm_while_a_configured_servers_listing_is_linted_removes_its_tempor
     proc = subprocess.Popen([sys.executable, "-m", "mcplint", "check", "-q"], cwd=tmp_path, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
-    try:
-        deadline = time.monotonic() + 30
-        while not orphans(tag) and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert orphans(tag), "the server did not start"
-        while orphans(tag) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(0.3)
-        assert list(private.glob("mcplint-server-*")), "no recording in the private TMPDIR"
-        assert proc.poll() is None, "the lint was over before the test could interrupt it"
-        proc.send_signal(signal.SIGTERM)
-        stderr = _finish(proc)
-        assert proc.returncode == 130 and "Traceback" not in stderr, (proc.returncode, stderr[-2000:])
-        assert not list(private.glob("mcplint-server-*")), "the temporary recording was left behind"
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        kill_tagged(tag)
+    _interrupt_the_lint(proc, tag, private, "mcplint-server-*")
