@@ -294,10 +294,28 @@ def _finish(proc: subprocess.Popen) -> str:
     return stderr.decode(errors="replace")
 
 
-def _interrupt_the_lint(proc: subprocess.Popen, tag: str, private: Path, folders: str) -> None:
-    """Wait for the tagged server's session to end, SIGTERM mcplint while it lints the recording,
-    and check that it exits 130 and leaves no ``folders`` in its private TMPDIR."""
+def _terminate(proc: subprocess.Popen, tag: str, private: Path, folders: str, ready, *, orphans_too=False) -> None:
+    """Once ``ready()`` holds, SIGTERM mcplint and check that it exits 130 and leaves no ``folders``
+    in its private TMPDIR, nor (``orphans_too``) a process of the server's; then kill whatever of
+    the test's is left, whatever happened."""
     try:
+        ready()
+        assert proc.poll() is None and list(private.glob(folders)), "no recording in the private TMPDIR"
+        proc.send_signal(signal.SIGTERM)
+        stderr = _finish(proc)
+        assert proc.returncode == 130 and "Traceback" not in stderr, (proc.returncode, stderr[-2000:])
+        assert not list(private.glob(folders)), "the temporary recording was left behind"
+        assert not (orphans_too and wait_for_no_orphans(tag)), "a process of the server outlived mcplint"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        kill_tagged(tag)
+
+
+def _interrupt_the_lint(proc: subprocess.Popen, tag: str, private: Path, folders: str) -> None:
+    """SIGTERM mcplint after the tagged server's session ended, while it lints the recording."""
+    def linting():
         deadline = time.monotonic() + 30
         while not orphans(tag) and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -305,17 +323,8 @@ def _interrupt_the_lint(proc: subprocess.Popen, tag: str, private: Path, folders
         while orphans(tag) and time.monotonic() < deadline:  # the session, then its close
             time.sleep(0.01)
         time.sleep(0.3)  # past the close: mcplint is linting the recording now
-        assert list(private.glob(folders)), "no recording in the private TMPDIR"
-        assert proc.poll() is None, "the lint was over before the test could interrupt it"
-        proc.send_signal(signal.SIGTERM)
-        stderr = _finish(proc)
-        assert proc.returncode == 130 and "Traceback" not in stderr, (proc.returncode, stderr[-2000:])
-        assert not list(private.glob(folders)), "the temporary recording was left behind"
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        kill_tagged(tag)
+
+    _terminate(proc, tag, private, folders, linting)
 
 
 def test_sigterm_while_the_recording_is_linted_removes_the_temporary_recording(tmp_path):
@@ -330,22 +339,14 @@ def test_sigterm_while_the_recording_is_linted_removes_the_temporary_recording(t
 def test_sigterm_during_the_session_still_exits_130_and_removes_the_temporary_recording(tmp_path):
     tag = new_tag()
     proc, private = _audit_in_private_tmp(tmp_path, tag, *server_command("hangs"))
-    try:
+
+    def in_session():
         deadline = time.monotonic() + 30
         while not orphans(tag) and time.monotonic() < deadline:
             time.sleep(0.01)
         time.sleep(0.5)
-        assert proc.poll() is None and list(private.glob("mcplint-audit-*"))
-        proc.send_signal(signal.SIGTERM)
-        stderr = _finish(proc)
-        assert proc.returncode == 130 and "Traceback" not in stderr, (proc.returncode, stderr[-2000:])
-        assert not list(private.glob("mcplint-audit-*"))
-        assert not wait_for_no_orphans(tag)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        kill_tagged(tag)
+
+    _terminate(proc, tag, private, "mcplint-audit-*", in_session, orphans_too=True)
 
 
 def test_sigterm_while_a_configured_servers_listing_is_linted_removes_its_temporary_recording(tmp_path):
