@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT
-from mcplint.findings import Finding
+from mcplint.findings import MAX_PER_RULE, Finding
 from mcplint.text_safety import printable
 
 
@@ -53,6 +53,12 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
         "protocol_versions": sorted({f.version for f in files}),
         "checklist": checklist,
     }
+
+
+def left_out_text(summary: dict) -> str:
+    """' N more were left out (...)' when the per-rule cap left findings out, else ''."""
+    count = summary.get("left_out")
+    return f" {count:,} more were left out (a report shows at most {MAX_PER_RULE} per rule per file)." if count else ""
 
 
 def nothing_read(summary: dict) -> bool:

@@ -32,8 +32,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from mcplint.findings import MAX_PER_RULE, located
-from mcplint.summary import nothing_read, plural, scope_text
+from mcplint.findings import located
+from mcplint.summary import left_out_text, nothing_read, plural, scope_text
 from mcplint.text_safety import UNSAFE, printable, shown as _escape_char
 
 TAB_SIZE = 4
@@ -341,9 +341,7 @@ def _headline(findings, summary: dict) -> Text:
     for i, level in enumerate(level for level in LEVELS if counts[level]):
         line.append(", " if i else "")
         line.append(plural(counts[level], level), style=SEVERITY_STYLE[level])
-    line.append(f") in {scope}{extra}.")
-    if summary.get("left_out"):
-        line.append(f" {summary['left_out']:,} more were left out (a report shows at most {MAX_PER_RULE} per rule per file).")
+    line.append(f") in {scope}{extra}.{left_out_text(summary)}")
     return line
 
 
