@@ -13,7 +13,9 @@ _UNCHECKED = "_MCP713_unchecked"  # on the session: (tool name, schema path) alr
 # valid arguments did not get the same answer, which may come later in the session.
 _VALID_FAILED = "_MCP713_valid_failed"
 _REJECTED = "_MCP713_rejected"
+_JUDGED = "_MCP713_judged"  # tool name -> isError answers whose arguments were judged (a sample is enough)
 _MAX_KEPT = 256
+_MAX_JUDGED = 32
 
 
 class InvalidArgumentsAccepted(TrafficRule):
@@ -99,9 +101,14 @@ class InvalidArgumentsAccepted(TrafficRule):
         """An isError answer: evidence of validation once the session shows it is not the answer
         valid arguments get too (``check_session``); evidence at once when the arguments cannot
         be judged against the schema (as before there was a comparison to make)."""
+        judged = session.__dict__.setdefault(_JUDGED, {})
+        count = judged.get(exchange.tool_name, 0)
+        if count >= _MAX_JUDGED or (not count and len(judged) >= _MAX_KEPT):
+            return  # (a tool's first answers tell; a long capture of failing calls need not all be judged)
+        judged[exchange.tool_name] = count + 1
         validator = _validator(session, exchange.tool_name, exchange.tool[1], ctx.version)
         try:
-            verdict = None if validator is None else validator.valid(exchange.request.params.get("arguments", {}))
+            verdict = None if validator is None else validator.quick(exchange.request.params.get("arguments", {}))
         except Uncheckable:
             verdict = None
         if verdict is None:

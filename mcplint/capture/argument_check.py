@@ -69,6 +69,16 @@ class ArgumentValidator:
         except (ValueError, TypeError, RecursionError):  # a missing local $ref, a pattern that does not compile
             return None
 
+    def quick(self, instance: Any) -> bool | None:
+        """``valid`` from the compiled checks alone when they apply (they agree with jsonschema),
+        so a verdict costs no jsonschema import; else ``valid``."""
+        try:
+            if self._fast is not None:
+                return bool(self._fast(instance))
+        except schema_safety.Uncheckable:
+            pass
+        return self.valid(instance)
+
     def error(self, instance: Any):
         """jsonschema's best match among the errors (call after ``valid`` said False)."""
         import jsonschema.exceptions
