@@ -8,7 +8,7 @@ from mcplint.schemas import name_tokens
 # {"success": false, "error": "...", "code": 404}.
 _FAILURE_MEMBERS = frozenset("error message code details detail status success ok reason".split())
 # Tools whose answer is a verdict: a failed check is what they report, not how they failed.
-_CHECKS = [[word] for word in "check test validate verify ping health is has can lint diagnose probe".split()]
+_CHECKS = frozenset("check test validate verify ping health is has can lint diagnose probe".split())
 
 
 class ToolFailureNotFlagged(TrafficRule):
@@ -57,7 +57,7 @@ class ToolFailureNotFlagged(TrafficRule):
         if not is_plain_success(result):
             return
         name = exchange.tool_name
-        if not isinstance(name, str) or name_tokens(name)[:1] in _CHECKS:
+        if not isinstance(name, str) or not _CHECKS.isdisjoint(name_tokens(name)[:1]):
             return  # a check's "ok": false is its answer (check_connection, validate_config)
         where, value = _data(result)
         why = _failure(value)
