@@ -1,3 +1,3 @@
-from mcplint.cli import main
+from mcplint.entry import main
 
 main()

@@ -1,15 +1,14 @@
-"""The command line. Thin: parse flags, build a Plan, run the engine, render a report.
+"""The command line, defined once, with typer. Thin: parse flags, hand them to mcplint.commands.
 
-Only typer and the standard library are imported at module level so that
-`--help` and `--version` stay fast; everything else is imported where used.
+mcplint.entry reads the everyday `check` line and `--version` without importing this module;
+here only typer and the standard library are imported at module level so that `--help` stays
+fast; everything else is imported where used.
 """
 
 from __future__ import annotations
 
 import inspect
-import os
 import re
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import List, Optional
@@ -132,10 +131,6 @@ def _root(
     """Compliance linter for Model Context Protocol (MCP) servers."""
 
 
-def _split(values: Optional[List[str]]) -> list[str]:
-    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
-
-
 QUIET_HELP = "Print only the findings and a one-line summary (no tables, no checklist); machine formats are unchanged."
 STATISTICS_HELP = "Print how many findings each rule has, most first, and the one-line summary instead of the findings."
 
@@ -163,30 +158,15 @@ def check(
     audit: bool = typer.Option(False, "--audit", help="Also run the audit's safe probes on every configured server (as `audit: true` does for one)."),
 ) -> None:
     """Lint MCP manifests (tool, prompt and resource listings in JSON or YAML), captures (JSONL, HAR) and the servers the config lists."""
-    from mcplint.commands.check import run_check
+    from mcplint.commands.check import run_check_command  # mcplint.entry reads the everyday line without typer
 
-    code = run_check(
-        paths=paths, fmt=format.value, output=output, select=_split(select), ignore=_split(ignore),
-        protocol_version=protocol_version, config_path=config,
-        fail_on=fail_on.value if fail_on else None, verbose=verbose, view=_view(format, quiet, statistics),
-        baseline=baseline, write_baseline=write_baseline,
-        sarif_output=sarif_output, skip_non_manifests=skip_non_manifests,
-        lock=lock, servers=servers, servers_only=servers_only, audit=audit,
-    )
-    raise typer.Exit(code)
-
-
-def _view(format: Format, quiet: bool, statistics: bool) -> str:
-    """What the rich report shows: "full", "quiet" or "statistics". --quiet is ignored by machine
-    formats (they print only the report anyway) and goes with -v (which logs to stderr): the
-    pre-commit hooks pass --quiet, so `args: [-f, github]` or `args: [-v]` must still work.
-    --statistics is refused by machine formats, whose reports count per rule already."""
-    from mcplint.errors import MCPLintError
-
-    if statistics and format is not Format.rich:
-        raise MCPLintError(f"--statistics applies to --format rich; the {format.value} report already counts "
-                           "findings per rule")
-    return "statistics" if statistics else "quiet" if quiet and format is Format.rich else "full"
+    raise typer.Exit(run_check_command(
+        paths=paths, format=format.value, output=output, select=select, ignore=ignore,
+        protocol_version=protocol_version, config=config, fail_on=fail_on.value if fail_on else None,
+        verbose=verbose, quiet=quiet, statistics=statistics, baseline=baseline, write_baseline=write_baseline,
+        sarif_output=sarif_output, skip_non_manifests=skip_non_manifests, lock=lock, servers=servers,
+        servers_only=servers_only, audit=audit,
+    ))
 
 
 @app.command(cls=_Command)
@@ -214,11 +194,12 @@ def audit(
 ) -> None:
     """Audit a live MCP server: run safe probes, record the session, lint it."""
     from mcplint.commands.audit import run_audit
+    from mcplint.commands.output import report_view, split_values
 
     code = run_audit(
-        target=target, fmt=format.value, output=output, select=_split(select), ignore=_split(ignore),
+        target=target, fmt=format.value, output=output, select=split_values(select), ignore=split_values(ignore),
         protocol_version=protocol_version, config_path=config, fail_on=fail_on.value if fail_on else None,
-        verbose=verbose, view=_view(format, quiet, statistics), record=record, env=env or [],
+        verbose=verbose, view=report_view(format.value, quiet, statistics), record=record, env=env or [],
         cwd=str(cwd) if cwd is not None else None,
         headers=header or [], timeout=timeout, call_read_only=call_read_only, allow_calls=allow_calls or [],
         probe_rate_limit=probe_rate_limit, sarif_output=sarif_output,
@@ -266,27 +247,3 @@ def explain(rule: str = typer.Argument(..., metavar="RULE", help="A rule code (M
 
 _escape_help(app)
 
-
-def main() -> None:
-    """Entry point: one-line errors and exit code 2 instead of tracebacks."""
-    from mcplint.errors import MCPLintError
-
-    try:
-        app(prog_name="mcplint")
-    except MCPLintError as err:
-        _fail(str(err))
-    except KeyboardInterrupt:
-        _fail("interrupted")
-    except BrokenPipeError:
-        os._exit(1)
-    except Exception as err:  # never a traceback; MCPLINT_DEBUG=1 shows it
-        if os.environ.get("MCPLINT_DEBUG"):
-            raise
-        _fail(f"internal error: {type(err).__name__}: {err} (set MCPLINT_DEBUG=1 for details)")
-
-
-def _fail(message: str) -> None:
-    from mcplint.text_safety import printable  # a file name or a server's words: any string
-
-    print(printable(f"mcplint: error: {message}"), file=sys.stderr)
-    sys.exit(2)

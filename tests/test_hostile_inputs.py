@@ -36,15 +36,15 @@ BIG, HUGE_FLOAT = "<big-integer>", "<huge-float>"  # placeholders that dump() wr
 
 @pytest.fixture
 def cli(monkeypatch, capsys, tmp_path):
-    """Run the real entry point (`mcplint.cli.main`) in-process, in ``tmp_path``."""
-    from mcplint import cli as cli_module
+    """Run the real entry point (`mcplint.entry.main`) in-process, in ``tmp_path``."""
+    from mcplint import entry
 
     monkeypatch.chdir(tmp_path)
 
     def run(*args: str):
         monkeypatch.setattr(sys, "argv", ["mcplint", *args])
         with pytest.raises(SystemExit) as stopped:
-            cli_module.main()
+            entry.main()
         out, err = capsys.readouterr()
         assert "Traceback" not in err and "internal error" not in err, err
         return stopped.value.code or 0, out, err

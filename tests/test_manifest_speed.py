@@ -48,7 +48,7 @@ def test_facts_in_the_other_dialect_equal_a_second_walk(schema, declared):
 def test_plugin_look_leaves_anything_unusual_to_importlib_metadata():
     from mcplint.registry import _only_builtin
 
-    assert _only_builtin("[console_scripts]\nmcplint = mcplint.cli:main\n\n[mcplint.rules]\ncore = mcplint_rules\n")
+    assert _only_builtin("[console_scripts]\nmcplint = mcplint.entry:main\n\n[mcplint.rules]\ncore = mcplint_rules\n")
     assert not _only_builtin("[mcplint.rules]\ncore = mcplint_rules\nacme = acme_rules\n")
     assert not _only_builtin("[ mcplint.rules ]\nacme = acme_rules\n")
     assert not _only_builtin("[mcplint.rules]\nacme = mcplint_rules_extra\n")

@@ -22,7 +22,7 @@ from mcplint.rule import CAPTURE, MANIFEST
 # Lint, then say on stderr how many rule modules were imported and which kinds they serve.
 PROBE = """
 import sys
-from mcplint.cli import main
+from mcplint.entry import main
 sys.argv = ["mcplint", *sys.argv[1:]]
 code = 0
 try:

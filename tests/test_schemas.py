@@ -271,7 +271,7 @@ def test_schema_facts_are_computed_once_per_document_and_version():
 def test_corpus_lints_without_importing_jsonschema():
     corpus = shared_path("corpus", "manifests")
     code = (
-        "import sys; from mcplint.cli import main\n"
+        "import sys; from mcplint.entry import main\n"
         f"sys.argv = ['mcplint', 'check', {str(corpus)!r}, '--select', 'MCP3', '--format', 'json']\n"
         "try:\n    main()\n"
         "except SystemExit:\n    pass\n"

@@ -9,8 +9,9 @@ import pytest
 
 from conftest import FIXTURES
 
-# msgspec pays for its import only on big documents and captures (mcplint.fast_json.pays)
-HEAVY = ("jsonschema", "pydantic", "ruamel", "rich", "msgspec")
+# msgspec pays for its import only on big documents and captures (mcplint.fast_json.pays);
+# typer only for lines mcplint.entry leaves to it (help, other commands, errors)
+HEAVY = ("jsonschema", "pydantic", "ruamel", "rich", "msgspec", "typer")
 
 
 def imported_modules(*args: str) -> set[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mcplint import __version__, ci, config as config_module, discovery, engine, registry, reporters
 from mcplint import baseline as baseline_module, parallel, suppressions
-from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, want_color, write_report
+from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, report_view, split_values, want_color, write_report
 from mcplint.errors import MCPLintError
 from mcplint.findings import Severity
 from mcplint.summary import read_failures, summarize
@@ -51,6 +51,20 @@ def _add_servers(result, cfg, plan, audit: bool, verbose: bool, started: dict, q
     for note in found.notes:
         print(printable(f"mcplint: warning: {note}"), file=sys.stderr)
     return found.anchors
+
+
+def run_check_command(*, paths, format, output, select, ignore, protocol_version, config, fail_on, verbose, quiet,
+                      statistics, baseline, write_baseline, sarif_output, skip_non_manifests, lock, servers,
+                      servers_only, audit) -> int:
+    """`mcplint check` from its command-line parameters, as typer (mcplint/cli.py) or
+    mcplint.entry's reader of the everyday line hand them over; the exit code."""
+    return run_check(
+        paths=paths, fmt=format, output=output, select=split_values(select), ignore=split_values(ignore),
+        protocol_version=protocol_version, config_path=config, fail_on=fail_on, verbose=verbose,
+        view=report_view(format, quiet, statistics), baseline=baseline, write_baseline=write_baseline,
+        sarif_output=sarif_output, skip_non_manifests=skip_non_manifests, lock=lock, servers=servers,
+        servers_only=servers_only, audit=audit,
+    )
 
 
 def run_check(*, paths, fmt, output, select, ignore, protocol_version, config_path, fail_on, verbose,

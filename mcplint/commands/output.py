@@ -35,3 +35,18 @@ def write_report(text: str, output: Path | None) -> None:
         Path(output).write_text(text, encoding="utf-8", errors="backslashreplace")
     except OSError as err:
         raise MCPLintError(f"{output}: cannot write report: {err.strerror or err}") from None
+
+
+def split_values(values: list[str] | None) -> list[str]:
+    """--select/--ignore values: comma-separated, repeatable."""
+    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+
+
+def report_view(fmt: str, quiet: bool, statistics: bool) -> str:
+    """What the rich report shows: "full", "quiet" or "statistics". --quiet is ignored by machine
+    formats (they print only the report anyway) and goes with -v (which logs to stderr): the
+    pre-commit hooks pass --quiet, so `args: [-f, github]` or `args: [-v]` must still work.
+    --statistics is refused by machine formats, whose reports count per rule already."""
+    if statistics and fmt != "rich":
+        raise MCPLintError(f"--statistics applies to --format rich; the {fmt} report already counts findings per rule")
+    return "statistics" if statistics else "quiet" if quiet and fmt == "rich" else "full"
