@@ -157,6 +157,10 @@ REFUSED = [
      "description says 'password': it may return secrets, which the recording would keep"),
     (tool("show_session", "Show the session.", title="Show access token"),
      "title says 'access token': it may return secrets, which the recording would keep"),
+    # get + object + a word of state: "get the door open" makes it so
+    (tool("get_door_open", "Get the front door open."), "name reads as 'get it open' (making it open), not as a read"),
+    (tool("getLightsOff"), "name reads as 'get it off' (making it off), not as a read"),
+    (tool("get_order_shipped"), "name reads as 'get it shipped' (making it shipped), not as a read"),
     # annotations come first
     (tool("get_weather", annotations=None), "it does not claim readOnlyHint: true"),
     (tool("get_weather", annotations={"readOnlyHint": True}), "it may reach outside systems (openWorldHint is not false)"),
@@ -178,6 +182,8 @@ ALLOWED = [
     tool("convert_celsius_to_fahrenheit", "Convert a measurement from celsius to fahrenheit."),
     tool("listMessages", "Lists the latest posts and their messages, newest first."),
     tool("get_post", "Get a blog post by its id, with the error messages of its latest build."),
+    tool("get_open_issues", "Get the open issues of a repository."),
+    tool("get_door_status", "Get the status of the front door."),
     tool("get-user", "Get the user's email address and current settings."),
     tool("get_feed", "Get a feed. It returns posts, and lists updates; to show messages, pass all=true."),
     tool("getOrders", "Returns orders in the given date format, sorted by date, for 3 updates per page."),

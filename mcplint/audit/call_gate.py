@@ -13,7 +13,8 @@ and the first that does not is the reason it is not:
    a read verb too. No part is an effect word (``wipe``, ``pay``, ``deleteUser``), however it is
    inflected, prefixed (``reformat``, ``unset``) or run together (``forcedelete``,
    ``getFileWIPEall``). Verbs outside the list (``check``, ``validate``,
-   ``test``, ``query``, a namespace such as ``github_``) are unknown, so ambiguous.
+   ``test``, ``query``, a namespace such as ``github_``) are unknown, so ambiguous. ``get`` with an
+   object and then a word of state (``get_door_open``, ``get_order_shipped``) may mean "make it so".
 3. Its description and titles, every sentence of them, contain no effect word, no red flag
    ("permanently", "side effect"), and no ambiguous word (post, email, update, order, ...) except
    as a noun: after an article, a preposition or a read verb ("Lists the messages").
@@ -39,7 +40,7 @@ from typing import Any, Iterator, Mapping
 from mcplint.audit.effect_lexicon import (AMBIGUOUS_WORDS, ARITHMETIC_OBJECTS, ARITHMETIC_VERB, DETERMINERS,
                                           EFFECT_WORDS, EMBEDDED_STEMS, NOUN_MODIFIERS, NUMBER_WORDS,
                                           PREPOSITIONS, READ_FORMS, READ_VERBS, RED_FLAG_PAIRS, RED_FLAGS,
-                                          VERB_PREFIXES)
+                                          STATE_COMPLEMENTS, VERB_PREFIXES)
 from mcplint.risk import effective_hints
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
@@ -112,7 +113,18 @@ def name_refusal(name: Any) -> str | None:
             if not _read_verb(part, parts[index + 1:]):
                 return (f"name part {part!r} is not a known read verb (get, list, read, search, find, fetch, "
                         f"describe, show, ...), so what the tool does is unknown")
+            if part == "get" and _causative(parts[index + 1:]):
+                return f"name reads as 'get it {parts[-1]}' (making it {parts[-1]}), not as a read"
     return None
+
+
+def _causative(rest: list[str]) -> bool:
+    """``get`` + an object + a word of state ("get_door_open"): get there makes it so."""
+    if len(rest) < 2 or any(part in _CONJUNCTIONS for part in rest):
+        return False
+    last = rest[-1]
+    return last in STATE_COMPLEMENTS or (last in AMBIGUOUS_WORDS and last != AMBIGUOUS_WORDS[last]
+                                          and last.endswith(("ed", "en", "t")))
 
 
 def texts_refusal(tool: Mapping) -> str | None:

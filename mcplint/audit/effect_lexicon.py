@@ -9,6 +9,7 @@ the lists are broad and every word comes with its inflections (removes, removing
 - ``AMBIGUOUS_WORDS``: an effect as a verb, a harmless noun after an article, a preposition or
   a read verb (``get_post``, "Lists the messages"); anywhere else, the tool is not called.
 - ``RED_FLAGS``: words that announce an effect by themselves ("permanently", "irreversible").
+- ``STATE_COMPLEMENTS``: what makes ``get`` causative at the end of a name (``get_door_open``).
 """
 
 from __future__ import annotations
@@ -82,6 +83,12 @@ RED_FLAG_PAIRS = frozenset({("side", "effect"), ("side", "effects"), ("zero", "o
                             ("switches", "off"), ("turn", "off"), ("turns", "off"), ("power", "off"),
                             ("powers", "off"), ("power", "down"), ("powers", "down"), ("files", "it"),
                             ("files", "them"), ("file", "it")})  # "files it with the IRS"
+# "get_door_open", "get_lights_off", "get_job_started": after get and its object, a word of state
+# makes get causative (make it so), not a read. Participles of the ambiguous verbs count too.
+STATE_COMPLEMENTS = frozenset(
+    "open opened closed shut on off up down done started running stopped working fixed ready going "
+    "moving locked unlocked enabled disabled armed disarmed active inactive online offline live".split()
+)
 # Prefixes that make a verb from a verb: reformat, rewrite, resubmit, unset, unpublish.
 VERB_PREFIXES = ("re", "un")
 
