@@ -286,3 +286,42 @@ def test_unanswered_requests_are_kept_up_to_a_bound_and_late_answers_are_not_bla
     rules = {f["rule"] for f in run.report()["findings"]}
     assert "MCP615" not in rules, rules  # (the bound was reached: no verdict on an answer nothing kept matches)
     assert run.peak_mib < 200, f"peak {run.peak_mib:.0f} MiB"
+
+
+def test_a_long_page_of_tools_is_walked_once_for_all_its_findings(tmp_path, monkeypatch):
+    """Two tools/list pages of 9,000 tiny tools, each on a line over LONG_LINE: hundreds of findings
+    on each (capped per rule) were located by a walk of the whole line apiece (340,000 tools: 109 s).
+    Each line is walked once; the first line's offsets outlive its text, and every finding is
+    placed where a walk for it alone places it."""
+    from mcplint.capture import jsonl
+    from mcplint.commands.check import run_check
+    from mcplint.document.jsonmap import JsonSourceMap
+    from mcplint.document.pointer import Pointer
+
+    def page(id_: int, first: int, cursor: str | None) -> dict:
+        # the first page's names are bad, the second's descriptions missing: findings on both lines
+        tools = [{"name": f"Tool {i}", "description": "Get a thing.", "inputSchema": {"type": "object"}} if cursor
+                 else {"name": f"t{i}", "inputSchema": {"type": "object"}} for i in range(first, first + 9000)]
+        return {"jsonrpc": "2.0", "id": id_, "result": {"tools": tools, **({"nextCursor": cursor} if cursor else {})}}
+
+    messages = [*INITIALIZE, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, page(2, 0, "next"),
+                {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"cursor": "next"}}, page(3, 9000, None)]
+    lines = [_line(m) for m in messages]
+    assert sum(len(line) > jsonl.LONG_LINE for line in lines) == 2
+    path = tmp_path / "pages.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    walks = []
+    visit = JsonSourceMap._visit_array
+    monkeypatch.setattr(JsonSourceMap, "_visit_array", lambda self, i, trie, at, *rest: (
+        walks.append(at) if at == ("result", "tools") else None, visit(self, i, trie, at, *rest))[1])
+    report = tmp_path / "report.json"
+    run_check(paths=[str(path)], fmt="json", output=report, select=["ALL"], ignore=[], protocol_version=None,
+              config_path=None, fail_on=None, verbose=False)
+    findings = [f for f in json.loads(report.read_text())["findings"] if "/result/tools/" in f["pointer"]]
+    assert len(findings) > 200 and {f["line"] for f in findings} == {5, 7}
+    assert len(walks) == 2, len(walks)
+    for finding in findings:
+        line = lines[finding["line"] - 1]
+        tokens = [int(t) if t.isdigit() else t for t in finding["pointer"].split("/")[2:]]
+        start, _, _ = JsonSourceMap(line).offsets(Pointer(tokens))
+        assert finding["column"] == start + 1, finding

@@ -191,6 +191,7 @@ class JsonlSource:
         self._maps: dict[int, JsonSourceMap | None] = {}
         self._texts: dict[int, str] = {}
         self._long: int | None = None  # the one long line held (see LONG_LINE)
+        self._resolved: dict[int, dict] = {}  # long line let go -> the offsets its map had found
 
     def records(self) -> Iterator[Record]:
         """The records of the stream, in order; each line's place is noted on the way."""
@@ -253,16 +254,22 @@ class JsonlSource:
                 # a hundred of them (their code frames show nothing).
                 if self._long is not None:
                     self._texts.pop(self._long, None)
-                    self._maps.pop(self._long, None)
+                    let_go = self._maps.pop(self._long, None)
+                    if let_go is not None:  # its findings' offsets, found in one walk, stay
+                        self._resolved[self._long] = let_go.resolved()
                 self._long = index
             self._texts[index] = self._read(slot).decode("utf-8", "replace").rstrip("\r")
         return self._texts[index]
+
+    def _is_long(self, index: int) -> bool:
+        slot = self._slot(index)
+        return slot is not None and self.lengths[slot] > LONG_LINE
 
     def _map(self, index: int) -> JsonSourceMap:
         text = self.text(index)
         found = self._maps.get(index)
         if found is None:
-            found = self._maps[index] = JsonSourceMap(text)
+            found = self._maps[index] = JsonSourceMap(text, resolved=self._resolved.pop(index, None))
         return found
 
     def span(self, pointer: Pointer, key: bool = False, within: tuple[int, int] | None = None) -> tuple[Span, Pointer]:
@@ -285,10 +292,12 @@ class JsonlSource:
         for ptr in pointers:
             if ptr and str(ptr[0]).isdigit():
                 by_line.setdefault(int(ptr[0]), []).append(Pointer(ptr[1:]))
-        for index, inner in by_line.items():
+        # Each line is walked once for all its findings; the long ones last, one at a time (text()
+        # holds a single long line: the offsets of the one before are kept, its text is not)
+        for index, inner in sorted(by_line.items(), key=lambda item: self._is_long(item[0])):
             slot = self._slot(index)
-            if index in self.bad_columns or slot is None or self.lengths[slot] > LONG_LINE:
-                continue  # a long line is walked once per finding instead, when it is located
+            if index in self.bad_columns or slot is None:
+                continue
             try:
                 self._map(index).prepare(inner)
             except (ValueError, IndexError):

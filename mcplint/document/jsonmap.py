@@ -24,13 +24,15 @@ Offsets = tuple[int, int, "int | None", "int | None"]
 
 
 class JsonSourceMap:
-    def __init__(self, text: str, unique_keys: bool = False) -> None:
+    def __init__(self, text: str, unique_keys: bool = False, resolved: dict | None = None) -> None:
         self.text = text
         # The loader found no duplicate key: no later member can replace a visited one, so
         # the walk stops after the last wanted value instead of skipping the rest of the text
         # (a container's end is then found when a span needs it).
         self.unique_keys = unique_keys
-        self._found: dict[tuple[str, ...], Offsets] = {}
+        # ``resolved``: what an earlier map of the same text found (``resolved()``), kept
+        # while the text itself was let go
+        self._found: dict[tuple[str, ...], Offsets] = resolved if resolved is not None else {}
         self._lines: LineIndex | None = None
 
     def prepare(self, pointers) -> None:
@@ -45,6 +47,10 @@ class JsonSourceMap:
                 node = node.setdefault(token, {})
         if trie or () not in self._found:
             self._visit(_WS.match(self.text, 0).end(), trie, (), (None, None), self.unique_keys)
+
+    def resolved(self) -> dict:
+        """The offsets found so far: small, unlike the text, and enough to rebuild this map."""
+        return self._found
 
     def span(self, pointer: Pointer, key: bool = False, within: tuple[int, int] | None = None) -> tuple[Span, Pointer]:
         """Span of the value (or its member key) at ``pointer``, or of the characters
