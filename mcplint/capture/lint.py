@@ -17,12 +17,13 @@ from mcplint.capture.records import CLIENT, Record
 from mcplint.capture.session import (ABSORBED, NOTIFICATION, REQUEST, RESPONSE, Exchange, Message, Session,
                                      VersionDetector, kind_of)
 from mcplint.capture.evidence import unassessed
+from mcplint.capture.kept import KeptFindings
 from mcplint.document.listing import MEMBERS as LIST_MEMBERS
 from mcplint.document.loader import Document, load_document, os_error, spool, wait_for_data
 from mcplint.document.manifest import Manifest
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError
-from mcplint.findings import Finding, Related, cap_per_rule, excerpt, left_out_note
+from mcplint.findings import Finding, Related, excerpt, left_out_note
 from mcplint.rule import RuleContext, Violation
 
 DETECTION_WINDOW = 2000  # records buffered while looking for the negotiated version
@@ -145,7 +146,7 @@ class _Linter(Dispatch):
         self.plan, self.path, self.source = plan, path, source
         self.shard = shard  # the codes of the rules this process runs (None: all; see split)
         self.reload = reload  # line index -> its Record parsed again (JSONL), or None
-        self.raw: list[tuple[object, Violation, str | None]] = []
+        self.found = KeptFindings(path, plan)  # (rule, violation, tool name or None)
         self._hooks: dict[str, dict[str, list]] = {}
         self._manifest_rules: dict[str, list] = {}
         self._dispatch: dict[tuple, list] = {}
@@ -195,7 +196,7 @@ class _Linter(Dispatch):
             self._start(detector.fallback(self.plan.version), buffer)
         session = self.session
         for rule, ctx, hook in self.hooks(session.version)["check_session"]:
-            self.raw.extend((rule, v.bounded(), None) for v in hook(session, ctx))
+            self.found.extend((rule, v.bounded(), None) for v in hook(session, ctx))
 
     def _start(self, version: str, buffer: list) -> None:
         self.session = Session(version, reload=self.reload)
@@ -212,7 +213,7 @@ class _Linter(Dispatch):
             session.transport = "http"
             session.seen["http"] += 1
         # `for v in hook(...)`, not list(hook(...)): a hook that finds nothing costs half as much.
-        add = self.raw.append
+        add = self.found.append
         for rule, ctx, hook in self.record_hooks(session.version, record):
             for v in hook(record, session, ctx):
                 add((rule, v.bounded(), None))
@@ -247,7 +248,7 @@ class _Linter(Dispatch):
         response = exchange.response
         result = response.result
         failed = response.error is not None or (result is not None and result.get("isError") is True)
-        add = self.raw.append
+        add = self.found.append
         tool = exchange.tool_name if exchange.method == "tools/call" else None
         for rule, ctx, hook in self.exchange_hooks(session.version, exchange, failed):
             if rule is None:  # a group of rules (dispatch.GROUPS)
@@ -285,29 +286,16 @@ class _Linter(Dispatch):
         for rule in self.manifest_rules(version):
             ctx = RuleContext(version, self.plan.options[rule.code], self.path, manifest, self.plan.lock)
             for violation in rule.check(manifest, ctx):
-                self.raw.append((rule, _moved(violation.bounded(), response.ptr),
+                self.found.append((rule, _moved(violation.bounded(), response.ptr),
                                  manifest.tool_name_at(violation.pointer)))
 
     # -- results ---------------------------------------------------------------------------
 
     def selected(self) -> tuple[list, dict]:
-        """The raw findings to report (duplicates and per-file-ignores dropped, each rule's
-        capped) and, per rule over its cap, its first left out and how many were."""
-        if not self.raw:
-            return [], {}
-        from mcplint.per_file_ignores import ignored
-
-        unique: list[tuple] = []
-        seen: set[tuple] = set()
-        for entry in self.raw:
-            rule, violation, _ = entry
-            key = (rule.code, violation.pointer, violation.message)
-            if key in seen or ignored(rule.code, str(violation.pointer), self.path, self.plan):
-                continue
-            seen.add(key)
-            unique.append(entry)
-        # Capped before they are located: locating reads their lines again.
-        return cap_per_rule(unique, lambda entry: entry[0].code)
+        """The findings to report (duplicates and per-file-ignores dropped, each rule's capped:
+        capped before they are located, as locating reads their lines again) and, per rule over
+        its cap, its first left out and how many were."""
+        return self.found.selected()
 
     def _located(self, kept: list, left_out: dict) -> list[Finding]:
         if not kept and not left_out:

@@ -1,0 +1,43 @@
+"""mcplint.capture.kept caps a capture's findings as they come; the outcome must be what
+deduplicating, dropping per-file-ignores and then ``cap_per_rule`` give on the whole list."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from hypothesis import given, settings, strategies as st
+
+from mcplint.capture.kept import KeptFindings
+from mcplint.document.pointer import Pointer
+from mcplint.findings import cap_per_rule
+from mcplint.per_file_ignores import ignored
+from mcplint.rule import Violation
+
+RULES = {code: SimpleNamespace(code=code) for code in ("MCP101", "MCP202", "MCP303")}
+# MCP202 is silenced under /3 in every file
+PLAN = SimpleNamespace(per_file_ignores=[(__import__("re").compile(".*"), "/3", {"MCP202"})], used_ignores=set(),
+                       root=__import__("pathlib").Path("."))
+
+entries = st.lists(st.tuples(st.sampled_from(sorted(RULES)), st.integers(0, 6), st.integers(0, 2),
+                             st.sampled_from(["a", "b", "c"])), max_size=60)
+
+
+def reference(items: list, limit: int) -> tuple[list, dict]:
+    unique, seen = [], set()
+    for entry in items:
+        rule, violation, _ = entry
+        key = (rule.code, violation.pointer, violation.message)
+        if key in seen or ignored(rule.code, str(violation.pointer), "x.jsonl", PLAN):
+            continue
+        seen.add(key)
+        unique.append(entry)
+    return cap_per_rule(unique, lambda entry: entry[0].code, limit)
+
+
+@settings(max_examples=300, deadline=None)
+@given(entries, st.integers(1, 4))
+def test_capping_as_they_come_equals_capping_at_the_end(found, limit):
+    items = [(RULES[code], Violation(Pointer((a, b)), f"message {b}"), tool) for code, a, b, tool in found]
+    kept = KeptFindings("x.jsonl", PLAN, limit)
+    kept.extend(items)
+    assert kept.selected() == reference(items, limit)
