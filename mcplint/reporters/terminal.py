@@ -12,27 +12,20 @@
 Pure: the CLI has already decided ``ctx.color`` and ``ctx.width``; nothing here reads
 the environment. Diagnostics are built as (text, style) segments and styled with rich's
 own ``Style.render`` (cheap enough for tens of thousands of findings); the summary and
-checklist tables go through a private rich ``Console``. User text (messages, paths, file
-contents) is never parsed as rich markup, and control or bidi-override characters in it
-are shown escaped.
+checklist are blocks (``mcplint.reporters.blocks``) that a private rich ``Console`` writes, or
+plain arithmetic without colour. rich is imported only where it is used. User text (messages,
+paths, file contents) is never parsed as rich markup, and control or bidi-override characters
+in it are shown escaped.
 """
 
 from __future__ import annotations
 
-import io
 import re
 from collections import Counter
 from functools import lru_cache
 
-from rich import box
-from rich.cells import cell_len
-from rich.color import ColorSystem
-from rich.console import Console
-from rich.style import Style
-from rich.table import Table
-from rich.text import Text
-
 from mcplint.findings import located
+from mcplint.reporters import blocks as summary_blocks
 from mcplint.summary import left_out_text, nothing_read, plural, scope_text
 from mcplint.text_safety import UNSAFE, printable, shown as _escape_char
 
@@ -48,7 +41,6 @@ GUTTER = "bold blue"
 FRAME_CELLS = 120  # a code frame shows at most this much of a line, however wide the terminal
 MAX_POINTER = 240  # longer JSON pointers are shown cut in the middle (machine formats keep them whole)
 _PRINTABLE = re.compile("[ -~]*")
-_TAIL = re.compile("(?: |\x1b\\[[0-9;]*m)+$")  # trailing padding, possibly between style codes
 
 Segments = list  # [(text, style or None), ...]: one output line
 
@@ -57,17 +49,10 @@ def render(findings, ctx) -> str:
     view = ctx.extra.get("view", "full")  # or "quiet", "statistics": see the module docstring
     rows = _statistics(findings) if view == "statistics" else _findings(findings, ctx, view == "full")
     head = "".join(_emit(row, ctx.color) + "\n" for row in rows)
-    console = Console(
-        file=io.StringIO(), force_terminal=ctx.color, color_system="standard" if ctx.color else None,
-        no_color=not ctx.color, width=ctx.width, height=25, highlight=False, markup=False, emoji=False,
-        legacy_windows=False, _environ={},  # no COLUMNS, NO_COLOR, FORCE_COLOR, TERM...: the context decides
-    )
-    if view == "full":
-        _summary(console, findings, ctx.summary or {})
-        _checklist(console, (ctx.summary or {}).get("checklist", ()))
-    else:
-        console.print(_headline(findings, ctx.summary or {}), soft_wrap=True)
-    return head + "\n".join(_rstrip(line) for line in console.file.getvalue().split("\n"))
+    summary = ctx.summary or {}
+    blocks = [*_summary(findings, summary), *_checklist(summary.get("checklist", ()))] if view == "full" \
+        else [_headline(findings, summary)]
+    return head + summary_blocks.render(blocks, ctx.color, ctx.width)
 
 
 def _findings(findings, ctx, headings: bool) -> list[Segments]:
@@ -95,23 +80,21 @@ def _statistics(findings) -> list[Segments]:
 
 
 @lru_cache(maxsize=None)
-def _style(name: str) -> Style:
+def _style(name: str):
+    from rich.style import Style
+
     return Style.parse(name)
 
 
 def _emit(row: Segments, color: bool) -> str:
     if not color:
         return "".join(text for text, _ in row)
+    from rich.color import ColorSystem
+
     return "".join(
         _style(style).render(text, color_system=ColorSystem.STANDARD) if style and text else text
         for text, style in row
     )
-
-
-def _rstrip(line: str) -> str:
-    """Drop trailing padding (tables pad their cells) but keep any closing style codes."""
-    tail = _TAIL.search(line)
-    return line if tail is None else line[: tail.start()] + tail.group().replace(" ", "")
 
 
 # ---------------------------------------------------------------- findings
@@ -242,7 +225,7 @@ def _window(text: str, start: int, stop: int, room: int) -> tuple[Segments, str]
             shown, escaped = _escape_char(char), True
         else:
             shown = char
-        size = cell_len(shown)
+        size = _cell_len(shown)
         cells.append((shown, size, escaped))
         column += size
     start = min(start, len(cells))
@@ -311,6 +294,12 @@ def _window_ascii(text: str, start: int, stop: int, room: int, cut_left: bool, c
     return [seg for seg in line if seg[0]], carets
 
 
+def _cell_len(text: str) -> int:
+    from rich.cells import cell_len  # wide characters: only a line that is not plain ASCII asks
+
+    return cell_len(text)
+
+
 def _width(cells, start: int, stop: int) -> int:
     return sum(cell[1] for cell in cells[start:stop])
 
@@ -323,63 +312,45 @@ def safe(value: str) -> str:
 # ---------------------------------------------------------------- summary
 
 
-def _headline(findings, summary: dict) -> Text:
-    """The one-line summary: what was found in what."""
+def _headline(findings, summary: dict) -> tuple:
+    """The one-line summary: what was found in what (a "line" block)."""
     scope, extra = scope_text(summary)
     if nothing_read(summary):  # not "no problems": nothing was looked at
-        line = Text("Nothing was linted", style="bold red")
-        line.append(f": {plural(summary['errors'], 'file')} could not be read (the errors are on standard error).")
-        return line
+        return ("line", [("Nothing was linted", None), (f": {plural(summary['errors'], 'file')} could not be read "
+                                                         "(the errors are on standard error).", None)], "bold red")
     if not findings:
-        line = Text("No problems found", style="bold green")
-        line.append(f" in {scope}{extra}.")
-        return line
+        return ("line", [("No problems found", None), (f" in {scope}{extra}.", None)], "bold green")
     counts = Counter(f.severity.value for f in findings)
-    line = Text("Found ")
-    line.append(plural(len(findings), "problem"), style="bold")
-    line.append(" (")
+    line = [("Found ", None), (plural(len(findings), "problem"), "bold"), (" (", None)]
     for i, level in enumerate(level for level in LEVELS if counts[level]):
-        line.append(", " if i else "")
-        line.append(plural(counts[level], level), style=SEVERITY_STYLE[level])
-    line.append(f") in {scope}{extra}.{left_out_text(summary)}")
-    return line
+        line += [(", " if i else "", None), (plural(counts[level], level), SEVERITY_STYLE[level])]
+    line.append((f") in {scope}{extra}.{left_out_text(summary)}", None))
+    return ("line", line, None)
 
 
-def _summary(console: Console, findings, summary: dict) -> None:
-    console.print(_headline(findings, summary), soft_wrap=True)
-    console.print()
+def _summary(findings, summary: dict) -> list[tuple]:
+    blocks = [_headline(findings, summary), ("blank",)]
     if not findings or nothing_read(summary):
-        return
+        return blocks
     rules: dict[str, tuple[str, Counter]] = {}
     for f in findings:
         rules.setdefault(f.code, (f.name, Counter()))[1][f.severity.value] += 1
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
-    table.add_column("rule")
-    table.add_column("name")
-    table.add_column("severity")
-    table.add_column("count", justify="right")
+    rows = []
     for code in sorted(rules):
         name, levels = rules[code]
         level = next(lv for lv in LEVELS if levels[lv])  # the most severe, if config split it
-        table.add_row(Text(code), Text(name), Text(level, style=SEVERITY_STYLE[level]), Text(str(sum(levels.values()))))
-    console.print(table)
-    console.print()
+        rows.append([(code, None), (name, None), (level, SEVERITY_STYLE[level]), (str(sum(levels.values())), None)])
+    columns = [("rule", "left", False), ("name", "left", False), ("severity", "left", False), ("count", "right", False)]
+    return [*blocks, ("table", columns, rows), ("blank",)]
 
 
-def _checklist(console: Console, checklist) -> None:
+def _checklist(checklist) -> list[tuple]:
     if not checklist:
-        return
+        return []
     counts = Counter(entry["status"] for entry in checklist)
-    heading = Text("Checklist", style="bold")
-    heading.append(
-        f"  {counts['pass']} pass, {counts['fail']} fail, {counts['not-assessable']} not assessable",
-        style="dim",
-    )
-    console.print(heading, soft_wrap=True)
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
-    table.add_column("#", justify="right")
-    table.add_column("item")
-    table.add_column("status", no_wrap=True)
+    heading = ("line", [("Checklist", None), (f"  {counts['pass']} pass, {counts['fail']} fail, "
+                                              f"{counts['not-assessable']} not assessable", "dim")], "bold")
+    rows = []
     notes: list[str] = []  # why an item is not assessable: said once each, as numbered footnotes
     for entry in checklist:
         status = entry["status"]
@@ -392,8 +363,7 @@ def _checklist(console: Console, checklist) -> None:
             if note not in notes:
                 notes.append(note)
             label = f"not assessable [{notes.index(note) + 1}]"
-        table.add_row(Text(str(entry["item"])), Text(entry["title"]), Text(label, style=STATUS_STYLE.get(status)))
-    console.print(table)
-    for i, note in enumerate(notes):  # wrapped to the width, like the table above
-        console.print(Text(f"[{i + 1}] {safe(note)}", style="dim"))
-
+        rows.append([(str(entry["item"]), None), (entry["title"], None), (label, STATUS_STYLE.get(status))])
+    columns = [("#", "right", False), ("item", "left", False), ("status", "left", True)]
+    # the footnotes are wrapped to the width, like the table above
+    return [heading, ("table", columns, rows), *(("wrap", f"[{i + 1}] {safe(note)}", "dim") for i, note in enumerate(notes))]
