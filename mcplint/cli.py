@@ -17,6 +17,7 @@ import typer
 from typer.core import TyperCommand
 
 from mcplint import __version__
+from mcplint.regex_cache import regex
 
 class _Command(TyperCommand):
     """Usage lines as click writes them (``PATH...``, not typer's ``{paths}...``), and a hint when
@@ -63,7 +64,7 @@ def _server_options_hint(command, args: list[str], option: str | None) -> str | 
             f"mcplint audit [OPTIONS] -- {shlex.join([*words, *args[at:]])}")
 
 
-_MARKUP = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")  # what rich reads as a style tag (rich.markup.RE_TAGS)
+_MARKUP = regex(r"(\\*)(\[[a-z#/@][^[]*?])")  # what rich reads as a style tag (rich.markup.RE_TAGS)
 
 
 def _escape_markup(text: str | None) -> str | None:

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 from mcplint import versions
 from mcplint.checklist import ITEMS
+from mcplint.regex_cache import regex
 
-_SECTION = re.compile(r"^## +(.+?)\s*$", re.M)
-_FENCE = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```\s*$", re.M | re.S)
+_SECTION = regex(r"^## +(.+?)\s*$", re.M)
+_FENCE = regex(r"^```(\w+)([^\n]*)\n(.*?)^```\s*$", re.M | re.S)
 README_START = "<!-- rules-table:start -->"
 README_END = "<!-- rules-table:end -->"
 PAGES_DIR = "docs/rules"  # one page per rule, generated (SARIF helpUri points here)

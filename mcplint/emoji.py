@@ -17,6 +17,8 @@ import re
 import unicodedata
 from bisect import bisect_right
 
+from mcplint.regex_cache import regex
+
 VS16 = "\ufe0f"  # emoji presentation selector
 VS15 = "\ufe0e"  # text presentation selector
 ZWJ = "\u200d"
@@ -61,7 +63,7 @@ _STARTS = "".join(
 )
 # Where an emoji may start: a presentation character, or anything before U+FE0F /
 # a keycap / a skin tone. Cheap to search; the exact check is in find_emoji().
-_CANDIDATE = re.compile(f"[{_STARTS}]|.(?=[\ufe0f\u20e3\U0001F3FB-\U0001F3FF])", re.S)
+_CANDIDATE = regex(f"[{_STARTS}]|.(?=[\ufe0f\u20e3\U0001F3FB-\U0001F3FF])", re.S)
 
 
 _FIRSTS = [a for a, _ in _PRESENTATION]  # (the ranges are sorted and disjoint: bisect them)
@@ -122,7 +124,7 @@ def find_emoji(text: str) -> list[str]:
     return found
 
 
-_ESCAPE = re.compile(r"\\[uU]")  # (a regex finds it in a large text faster than `in` does)
+_ESCAPE = regex(r"\\[uU]")  # (a regex finds it in a large text faster than `in` does)
 
 
 def may_contain_emoji(source: str) -> bool:

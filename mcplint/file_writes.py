@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from mcplint.regex_cache import regex
 from mcplint.risk import name_words
 
 # A parameter whose name ends in one of these names a place (file_path, output_dir, save_to);
@@ -39,12 +40,12 @@ _PLACE_NOUNS = frozenset(
     "file files path filename filepath disk folder directory dir location destination filesystem".split()
 )
 # A sentence that says what the tool does NOT do ("never writes to disk") proves nothing.
-_NEGATION = re.compile(r"\b(?:not|never|no|nothing|none|without|cannot|neither|nor|instead)\b|n't\b|\brather than\b", re.I)
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
-_TEXT_WORD = re.compile(r"[A-Za-z0-9_'-]+")
+_NEGATION = regex(r"\b(?:not|never|no|nothing|none|without|cannot|neither|nor|instead)\b|n't\b|\brather than\b", re.I)
+_SENTENCE = regex(r"(?<=[.!?;])\s+|\n+")
+_TEXT_WORD = regex(r"[A-Za-z0-9_'-]+")
 # snake_case names in prose: another tool's name unless it is this tool's or one of its parameters.
-_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
-_OTHER_TOOL = re.compile(r"\b(?:use|call|try|see)\s+(?:the\s+)?[\w`'\"-]+(?:\s+[\w`'\"-]+)?\s+tool\b", re.I)
+_IDENTIFIER = regex(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_OTHER_TOOL = regex(r"\b(?:use|call|try|see)\s+(?:the\s+)?[\w`'\"-]+(?:\s+[\w`'\"-]+)?\s+tool\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import enum
 import hashlib
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, TypeVar
 
 from mcplint.document.span import Span
+from mcplint.regex_cache import regex
 
 # A report must stay readable whatever a file holds: one tool with a megabyte name behind
 # thousands of findings would otherwise make a report of gigabytes.
@@ -18,7 +18,7 @@ MAX_QUOTE = 80  # characters of one quoted name or value within it
 MAX_PER_RULE = 100  # findings of one rule in one file; the rest are counted in one note
 
 # A quoted part of a message: rules quote names and values in '...' (or "..." as JSON).
-_QUOTED = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
+_QUOTED = regex(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
 
 
 class Severity(str, enum.Enum):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from mcplint.regex_cache import regex
+
 STYLES = ("snake_case", "camelCase", "kebab-case", "any")
 _STYLE_RE = {
     "snake_case": re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"),
@@ -13,7 +15,7 @@ _STYLE_RE = {
 }
 # A dotted name (a.b.c) whose every segment is in the style, matched at once.
 _DOTTED_RE = {style: re.compile(rf"(?:{rx.pattern})(?:\.(?:{rx.pattern}))*") for style, rx in _STYLE_RE.items()}
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
+_WORD = regex(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
 
 
 def split_words(identifier: str) -> list[str]:

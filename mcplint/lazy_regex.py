@@ -8,7 +8,7 @@ cost tens of milliseconds of every start. ``LazyPattern(source, flags)`` stands 
 
 from __future__ import annotations
 
-import re
+from mcplint.regex_cache import regex
 
 
 class LazyPattern:
@@ -20,5 +20,5 @@ class LazyPattern:
 
     def __getattr__(self, name: str):
         if self._pattern is None:
-            self._pattern = re.compile(*self._args)
+            self._pattern = regex(*self._args)
         return getattr(self._pattern, name)

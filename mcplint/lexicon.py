@@ -17,6 +17,8 @@ from functools import cache
 from itertools import islice
 from typing import Iterable
 
+from mcplint.regex_cache import regex
+
 
 # -- verbs --------------------------------------------------------------------------
 
@@ -149,19 +151,19 @@ def verb_of_gerund(word: str, extra: Iterable[str] = ()) -> str | None:
 
 # Markup before the first word: whitespace, Markdown, quotes, bullets, a list number ("1. "), and
 # the pictographs a structured description puts before its headings ("🎯 Purpose:"; MCP220's).
-_MARKUP = re.compile(r"(?:[\s#*_>`\"'“”‘’«»•·+=~|-]|\d{1,2}[.)](?=\s)|[\u2190-\u2bff\ufe0f\U0001f000-\U0001faff])+")
+_MARKUP = regex(r"(?:[\s#*_>`\"'“”‘’«»•·+=~|-]|\d{1,2}[.)](?=\s)|[\u2190-\u2bff\ufe0f\U0001f000-\U0001faff])+")
 # A tag or label before the text: "[beta]", "(admin)", "NOTE:", or a section heading on its own line
 # ("Purpose" then a newline), skipped when it is one of _LABELS or written in capitals.
-_TAG = re.compile(r"(?:\[[^\]\n]{1,40}\]|\([^)\n]{1,40}\)|(?P<label>[A-Za-z]+)(?::(?=\s)|[ \t]*(?=\n)))\s*")
+_TAG = regex(r"(?:\[[^\]\n]{1,40}\]|\([^)\n]{1,40}\)|(?P<label>[A-Za-z]+)(?::(?=\s)|[ \t]*(?=\n)))\s*")
 _LABELS = {"note", "deprecated", "beta", "alpha", "experimental", "important", "warning",
            "caution", "new", "preview", "internal", "admin", "legacy", "info", "nb",
            "purpose", "summary", "description", "overview"}  # (section headings of structured descriptions)
 # A vendor tag or a feature name before the verb: "Notion | Retrieve a user", "Goal Seek: change
 # the cell ...", "GitHub - Create an issue". Up to four words, then ':', '|' or a spaced dash.
-_LABEL_PHRASE = re.compile(r"[^\W_][\w.&'’/+-]{0,24}(?: [^\W_][\w.&'’/+-]{0,24}){0,3}"
+_LABEL_PHRASE = regex(r"[^\W_][\w.&'’/+-]{0,24}(?: [^\W_][\w.&'’/+-]{0,24}){0,3}"
                            r"\s*(?::|\s\||\s[-–—])\s+")
-_PLACEHOLDER = re.compile(r"\{\{?[^{}\n]*\}\}?|<[^<>\n]+>|\$\{?\w+\}?|%[sd]")
-_WORD_AT = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_PLACEHOLDER = regex(r"\{\{?[^{}\n]*\}\}?|<[^<>\n]+>|\$\{?\w+\}?|%[sd]")
+_WORD_AT = regex(r"[^\W_]+(?:['’-][^\W_]+)*")
 _FILLERS = {"also", "just", "then", "first"}
 NON_VERB_OPENERS = frozenset(
     "a an the this that these those it its you your we our i my they their here there "
@@ -188,11 +190,11 @@ _PREAMBLES = (
 @cache
 def preambles() -> tuple[tuple[re.Pattern, str], ...]:
     """The _PREAMBLES regexes, compiled when a text first opens like one (most runs: never)."""
-    return tuple((re.compile(source, re.I), label) for source, label in _PREAMBLES)
+    return tuple((regex(source, re.I), label) for source, label in _PREAMBLES)
 
 
 # Matches exactly where one of _PREAMBLES does: one regex call rules them all out at once.
-_ANY_PREAMBLE = re.compile("|".join(f"(?:{source})" for source, _ in _PREAMBLES), re.I)
+_ANY_PREAMBLE = regex("|".join(f"(?:{source})" for source, _ in _PREAMBLES), re.I)
 _LINKING = {"that", "which", "to", "for", "will", "can", "you", "users", "user", "the", "model",
             "is", "used", "lets", "allows", "helps", "help", "be", "when"}
 
@@ -340,7 +342,7 @@ def reads_as_english(text: str, extra: Iterable[str] = ()) -> bool:
 
 # -- counting words -------------------------------------------------------------------
 
-_WORD_TOKEN = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+_WORD_TOKEN = regex(r"[^\W_]+(?:['’.-][^\W_]+)*")
 # Scripts written without spaces between words, and about how many letters make a word:
 # Han and kana (a Chinese or Japanese word is mostly two characters), Thai, Lao, Khmer
 # and Burmese (about four letters; vowel signs and other marks are not counted).
@@ -354,7 +356,7 @@ _LETTERS_PER_WORD = {"cjk": 2, "sea": 4}
 @cache
 def _unspaced() -> re.Pattern:
     """Compiled when a text is not ASCII (its character ranges take a while to compile)."""
-    return re.compile(_UNSPACED_SOURCE)
+    return regex(_UNSPACED_SOURCE)
 
 
 def count_words(text: str, enough: int | None = None) -> int:

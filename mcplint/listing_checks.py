@@ -4,10 +4,10 @@ as the `format` of those members in every version's schema asks."""
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from mcplint.identifiers import matches_style, to_style
+from mcplint.regex_cache import regex
 from mcplint.schema_dialects import uri_ok
 from mcplint.tool_fields import show
 
@@ -48,10 +48,10 @@ def _restyled(identifier: str, style: str) -> str:
 
 # -- URIs (RFC 3986) -------------------------------------------------------------------------
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-_PARTIAL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
-_URI_CHAR = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]")
-_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_SCHEME = regex(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_PARTIAL_SCHEME = regex(r"[A-Za-z][A-Za-z0-9+.\-]*")
+_URI_CHAR = regex(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]")
+_BAD_PERCENT = regex(r"%(?![0-9A-Fa-f]{2})")
 _CHAR_NAMES = {" ": "a space", "\\": "a backslash", "\t": "a tab", "\n": "a line break", '"': "a double quote"}
 
 
@@ -84,7 +84,7 @@ def uri_problem(uri: str) -> tuple[str, str] | None:
 _OPERATORS = "+#./;?&"
 _RESERVED_OPERATORS = "=,!@|"
 _VARNAME = r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*"
-_VARSPEC = re.compile(rf"{_VARNAME}(?::[1-9][0-9]{{0,3}}|\*)?")
+_VARSPEC = regex(rf"{_VARNAME}(?::[1-9][0-9]{{0,3}}|\*)?")
 _LITERAL_BAD = set(" \"'<>\\^`|") | {chr(c) for c in range(0x20)} | {"\x7f"}
 
 

@@ -8,6 +8,8 @@ import re
 from bisect import bisect_left
 from typing import Iterable
 
+from mcplint.regex_cache import regex
+
 
 # label -> (kind, regex, trigger words). Labels are what users name in ``allow-words``;
 # a text is searched only when it contains one of the trigger words (a fast prefilter).
@@ -71,7 +73,7 @@ _ASCII_LETTERS = bytes.maketrans(
 )
 
 
-_QUOTED = re.compile('"[^"\n]{1,300}"|\u201c[^\u201d\n]{1,300}\u201d')
+_QUOTED = regex('"[^"\n]{1,300}"|\u201c[^\u201d\n]{1,300}\u201d')
 
 
 def _quoted_spans(text: str) -> list[tuple[int, int]]:
@@ -86,7 +88,7 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
 # does 'stuff' anywhere.
 _QUOTED_VALUE = r"""(?:"[^"\n]{1,80}"|`[^`\n]{1,80}`|\u201c[^\u201d\n]{1,80}\u201d)"""
 _INDEX_VALUE = r"(?:\[[^\]\n]{1,20}\]|\b\d{1,9})"  # a sequence goes on: nothing vague about its end
-_EXAMPLES_BEFORE = re.compile(
+_EXAMPLES_BEFORE = regex(
     rf"(?:{_QUOTED_VALUE}\s*,\s*)+{_QUOTED_VALUE}\s*,?\s*$"  # "a", "b", etc.
     rf"|(?:{_INDEX_VALUE}\s*,\s*)+{_INDEX_VALUE}\s*,?\s*$"  # [0], [1], etc. (desktop-commander); 1, 2, 3, etc.
     r"|\([^()\n]{1,300}?,\s*(?:and\s+|or\s+)?$"  # (a, b, etc.)
@@ -118,7 +120,7 @@ def letter_words(text: str) -> list[str]:
 
 _BEFORE = r"(?<![\w\-/.])"  # not inside a word, a hyphenated word or a path ("/etc")
 _AFTER = r"(?![\w\-/])"
-_LETTERS = re.compile(r"[a-z]+")
+_LETTERS = regex(r"[a-z]+")
 
 
 def _bounded(source: str, phrase: str) -> str:

@@ -10,15 +10,15 @@ any input; it is bounded in depth and size like the other schema walks.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from mcplint.document.pointer import Pointer
+from mcplint.regex_cache import regex
 
 KEY = "x-mcp-header"
 PRIMITIVE = frozenset({"string", "integer", "boolean"})
-TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 section 5.6.2: 1*tchar
+TOKEN = regex(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 section 5.6.2: 1*tchar
 MAX_DEPTH = 64
 MAX_NODES = 20_000
 

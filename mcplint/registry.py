@@ -10,12 +10,13 @@ import re
 from functools import lru_cache
 
 from mcplint.errors import MCPLintError
+from mcplint.regex_cache import regex
 from mcplint.rule import Rule
 
 ENTRY_POINT_GROUP = "mcplint.rules"
 BUILTIN_PACK = "mcplint_rules"
-_CODE = re.compile(r"^[A-Z]{2,6}[0-9]{3}$")
-_SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+_CODE = regex(r"^[A-Z]{2,6}[0-9]{3}$")
+_SLUG = regex(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
 def _pack_modules(package_name: str):

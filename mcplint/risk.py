@@ -58,6 +58,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
+from mcplint.regex_cache import regex
+
 DESTRUCTIVE_EFFECTS = ("destroy", "pay", "execute")
 EFFECTS = (*DESTRUCTIVE_EFFECTS, "write")
 
@@ -124,14 +126,14 @@ _NOT_AN_EFFECT = {
 _CONJUNCTIONS = frozenset("and or then".split())
 # Creating a refund moves money: stripe_create_refund, create_transfer.
 _CREATE_VERBS = frozenset("create make issue initiate start submit".split())
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-_DESC_PREFIX = re.compile(
+_WORD = regex(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_DESC_PREFIX = regex(
     r"^\s*(?:(?:this|the)\s+tool\s+(?:will\s+|can\s+|lets\s+you\s+|allows\s+you\s+to\s+)?|"
     r"tool\s+(?:that|to|for)\s+|use\s+(?:this\s+)?(?:tool\s+)?to\s+|allows?\s+(?:you\s+)?to\s+|"
     r"lets?\s+you\s+|used\s+to\s+|(?:it\s+)?will\s+)",
     re.I,
 )
-_DESC_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_DESC_WORD = regex(r"[A-Za-z][A-Za-z'-]*")
 _FILLERS = frozenset("a an the all any one or and of arbitrary given single provided specified custom raw".split())
 # After an ambiguous base-form word ("Email", "Post", "Update"), one of these shows
 # it is an imperative verb ("Email the report") rather than a noun ("Email address").
@@ -296,10 +298,10 @@ NAME_INTENT_WORDS = _KNOWN | _SHELL_NAMES  # a name implies an effect only throu
 # or DELETE query"); lower-case "update" or "delete" after "run" is too often English.
 _SQL_EFFECTS = {"DELETE": "destroy", "DROP": "destroy", "TRUNCATE": "destroy",
                 "INSERT": "write", "UPDATE": "write", "ALTER": "write"}
-_SQL_WORD = re.compile(r"\b(?:DELETE|DROP|TRUNCATE|INSERT|UPDATE|ALTER)\b")
-_SQL_OPENING = re.compile(r"\s*(?:[A-Za-z]+ly\s+)?(?:execute|exec|run|perform|issue)s?\b", re.I)
-_SQL_CLAUSE = re.compile(r"[^.;:!?\n]{0,160}")  # the first clause: later sentences are not what it does
-_SQL_NEGATION = re.compile(r"\b(?:no|not|never|without|except|excluding|only|read-?only|rejected|refused|"
+_SQL_WORD = regex(r"\b(?:DELETE|DROP|TRUNCATE|INSERT|UPDATE|ALTER)\b")
+_SQL_OPENING = regex(r"\s*(?:[A-Za-z]+ly\s+)?(?:execute|exec|run|perform|issue)s?\b", re.I)
+_SQL_CLAUSE = regex(r"[^.;:!?\n]{0,160}")  # the first clause: later sentences are not what it does
+_SQL_NEGATION = regex(r"\b(?:no|not|never|without|except|excluding|only|read-?only|rejected|refused|"
                            r"blocked|forbidden|disallowed|prohibited)\b|n't\b", re.I)
 
 

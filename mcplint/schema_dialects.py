@@ -22,12 +22,13 @@ from functools import lru_cache
 from typing import Any
 
 from mcplint import versions
+from mcplint.regex_cache import regex
 
 DRAFT4, DRAFT6, DRAFT7, DRAFT2019, DRAFT2020 = "draft-04", "draft-06", "draft-07", "2019-09", "2020-12"
 LENIENT = "draft-07 or 2020-12"  # no $schema before 2025-11-25
 UNKNOWN = "unknown"
 
-_DIALECT_URI = re.compile(
+_DIALECT_URI = regex(
     r"https?://json-schema\.org/(draft-0[467]|draft/2019-09|draft/2020-12)/schema#?"
 )
 _DIALECT_BY_PATH = {"draft-04": DRAFT4, "draft-06": DRAFT6, "draft-07": DRAFT7,
@@ -102,8 +103,8 @@ def regex_ok(pattern: str) -> bool:
 
 def ecma_to_python(pattern: str) -> str:
     """``pattern`` with the ECMA-262-only constructs Python lacks rewritten (approximately)."""
-    for regex, replacement in _ECMA_ONLY:
-        pattern = regex.sub(replacement, pattern)
+    for construct, replacement in _ECMA_ONLY:
+        pattern = construct.sub(replacement, pattern)
     return pattern
 
 

@@ -16,6 +16,7 @@ import re
 from typing import Any
 from urllib.parse import urljoin
 
+from mcplint.regex_cache import regex
 from mcplint.schema_dialects import (
     DRAFT2020, DRAFT7, LENIENT, SIMPLE_TYPES, dialect_for_uri, metaschema_error, regex_ok, schema_dialect,
     uri_reference_ok,
@@ -126,7 +127,7 @@ def facts(schema: dict, version: str) -> Facts:
 
 
 _BRANCH_KEYS = frozenset(("anyOf", "oneOf", "allOf"))
-_HINT_NAME = re.compile(r"ur[li]|href|link|site|homepage|mail|path|file|dir|folder|date|time|stamp", re.I)
+_HINT_NAME = regex(r"ur[li]|href|link|site|homepage|mail|path|file|dir|folder|date|time|stamp", re.I)
 _HINTED: dict[str, bool] = {}
 
 
@@ -374,7 +375,7 @@ def free_form_object(schema: dict) -> bool:
     return extra is True or accepts_anything(extra)
 
 
-_TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_TOKEN = regex(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
 def name_tokens(name: str) -> list[str]:

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from mcplint.lazy_regex import LazyPattern
+from mcplint.regex_cache import regex
 
 # A token must not continue a run of letters and digits on either side: inside a hash or
 # an identifier a prefix such as "AKIA" is just four letters.
@@ -56,7 +57,7 @@ _PATTERN_SOURCES: tuple[tuple[str, str], ...] = (
 )
 
 # One of these must occur for any pattern above to match: clean text costs one search.
-_TRIGGER = re.compile(
+_TRIGGER = regex(
     r"PRIVATE KEY|AKIA|ASIA|ABIA|ACCA|AROA|AIDA|(?i:secret_?access_?key)|AIza|GOCSPX-|ya29\.|AccountKey="
     r"|sig=|Q~|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|cbt|ptt|oas)-|xox|xapp-|hooks\.slack\.com"
     r"|[sr]k_(?:live|test)_|T3BlbkFJ|sk-ant-|npm_|pypi-|eyJ"
@@ -86,7 +87,7 @@ class Secret:
 # Every credential above holds a run of 16 or more characters without a space, and
 # prose rarely does: this check is several times cheaper than the trigger search.
 _TOKEN_CHARS = "A-Za-z0-9_~.+/=%-"
-_LONG_TOKEN = re.compile(f"[{_TOKEN_CHARS}]{{16}}")
+_LONG_TOKEN = regex(f"[{_TOKEN_CHARS}]{{16}}")
 # The same test for ASCII text, in C without the regex engine (several times faster on prose,
 # a tool result of a few hundred words): token characters become "a", the rest a space.
 _TOKEN_TABLE = bytes(0x61 if re.fullmatch(f"[{_TOKEN_CHARS}]", chr(i)) else 0x20 for i in range(256))

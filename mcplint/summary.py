@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 
 from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT
 from mcplint.findings import MAX_PER_RULE, Finding
+from mcplint.regex_cache import regex
 from mcplint.text_safety import printable
 
 
@@ -76,7 +76,7 @@ class ReadFailure:
     line: int | None = None
 
 
-_AT_LINE = re.compile(r":(\d{1,18}):\d+: ")
+_AT_LINE = regex(r":(\d{1,18}):\d+: ")
 
 
 def read_failures(messages, paths: dict[str, str]) -> list[ReadFailure]:

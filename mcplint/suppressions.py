@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import re
 from dataclasses import dataclass, field
 
 from mcplint import registry
@@ -37,13 +36,14 @@ from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span
 from mcplint.errors import MCPLintError
 from mcplint.findings import Finding
+from mcplint.regex_cache import regex
 
 UNUSED = "MCP001"
 MARK = "mcplint:"
-_DIRECTIVE = re.compile(r"#\s*mcplint:\s*(.*)$")  # "mcplint:" is MARK, the pre-check
-_FORM = re.compile(r"(disable-file|disable)\s*=\s*([^\s,]+(?:\s*,\s*[^\s,]+)*)(.*)$")
-_REASON = re.compile(r"\s+(--|#)(\s.*)?$|\s*$")  # a reason after " -- " (or another "#")
-_SKIPPED_LINE = re.compile(r"\s*(#.*)?$|---\s*$|%")  # blank, comment, document start, directive
+_DIRECTIVE = regex(r"#\s*mcplint:\s*(.*)$")  # "mcplint:" is MARK, the pre-check
+_FORM = regex(r"(disable-file|disable)\s*=\s*([^\s,]+(?:\s*,\s*[^\s,]+)*)(.*)$")
+_REASON = regex(r"\s+(--|#)(\s.*)?$|\s*$")  # a reason after " -- " (or another "#")
+_SKIPPED_LINE = regex(r"\s*(#.*)?$|---\s*$|%")  # blank, comment, document start, directive
 
 
 @dataclass
@@ -354,10 +354,10 @@ def unused_config_ignores(config, plan, files) -> list[str]:
     selected = plan.codes
     linted = [_relative(f.path, plan.root) for f in files]
     warnings = []
-    for index, (pattern, (regex, _, codes)) in enumerate(zip(config.per_file_ignores, plan.per_file_ignores)):
+    for index, (pattern, (compiled, _, codes)) in enumerate(zip(config.per_file_ignores, plan.per_file_ignores)):
         if index in plan.used_ignores or not codes <= selected:
             continue
-        covered = sum(1 for path in linted if regex.match(path))
+        covered = sum(1 for path in linted if compiled.match(path))
         if covered:
             warnings.append(
                 f"{config.source or 'config'}: per-file-ignores entry '{pattern}' silenced no finding "

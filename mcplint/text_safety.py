@@ -14,14 +14,14 @@ encode. Every printer passes such text through one of the functions here:
 
 from __future__ import annotations
 
-import re
+from mcplint.regex_cache import regex
 
 # C0 and C1 controls, DEL, the line and paragraph separators, the bidi marks, embeddings,
 # overrides and isolates, and the surrogate range (only ever lone in a Python str).
 BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI}\ud800-\udfff]")
+UNSAFE = regex(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI}\ud800-\udfff]")
 # What json.dumps(ensure_ascii=False) leaves raw in strings: it escapes only C0 controls.
-_JSON_RAW = re.compile(f"[\x7f-\x9f\u2028\u2029{BIDI}\ud800-\udfff]")
+_JSON_RAW = regex(f"[\x7f-\x9f\u2028\u2029{BIDI}\ud800-\udfff]")
 
 
 def shown(char: str) -> str:

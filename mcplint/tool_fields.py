@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from mcplint import versions
+from mcplint.regex_cache import regex
 from mcplint.versions import V2025_03_26, V2025_06_18, V2025_11_25
 
 # Tool member -> the versions whose Tool type defines it.
@@ -52,7 +53,7 @@ def field_range(field: str) -> str:
 
 _LABEL = r"[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
 _NAME = r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?"
-_META_KEY = re.compile(rf"(?:({_LABEL}(?:\.{_LABEL})*)/)?({_NAME})")
+_META_KEY = regex(rf"(?:({_LABEL}(?:\.{_LABEL})*)/)?({_NAME})")
 _RESERVED_LABELS = ("modelcontextprotocol", "mcp")
 # Keys the spec or an official extension defines under its own prefix: MCP's use, not squatting.
 MCP_DEFINED_KEYS = frozenset(

@@ -16,17 +16,18 @@ text costs one regex search.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 
+from mcplint.regex_cache import regex
+
 # Every character that may need a closer look; clean text never matches.
-_CANDIDATE = re.compile(
+_CANDIDATE = regex(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e"
     "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f"
     "\ufeff\uffa0\ufff9-\ufffb\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
 )
-ANSI_ESCAPE = re.compile(
+ANSI_ESCAPE = regex(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI, e.g. ESC[31m, ESC[2K
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, e.g. window titles and hyperlinks
     r"|\x1b[ -/]*[0-~]"  # two-character and nF escapes
@@ -41,7 +42,7 @@ _INVISIBLE = frozenset(
 _JOINERS = frozenset((0x200C, 0x200D))
 _BIDI_MARKS = frozenset((0x200E, 0x200F, 0x061C))
 _BIDI_CONTROLS = frozenset(list(range(0x202A, 0x202F)) + list(range(0x2066, 0x206A)))
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]")
+_RTL = regex("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]")
 _BLACK_FLAG = "\U0001F3F4"
 _CANCEL_TAG = "\U000E007F"
 
@@ -171,7 +172,7 @@ def may_hold_hidden(text: str) -> bool:
 
 # An escape in JSON/YAML source that may produce a candidate: a \uXXXX in a candidate
 # range (or a surrogate of one), or any short escape but \n \t \" \/ (\\ removed first).
-_SOURCE_ESCAPE = re.compile(
+_SOURCE_ESCAPE = regex(
     r'\\(?:[^nt"/ u]|u(?:00[01][0-9a-fA-F]|007[fF]|00[89][0-9a-fA-F]|00[aA][dD]|061[cC]|115[fF]|1160'
     r"|17[bB][45]|180[eE]|200[b-fB-F]|202[a-eA-E]|206[0-9a-fA-F]|3164|[fF][eE]0[0-9a-fA-F]|[fF][eE][fF][fF]"
     r"|[fF][fF][aA]0|[fF][fF][fF][9abAB]|[dD][bB]40|[dD]834))"
@@ -247,7 +248,7 @@ def _is_flag_tag_sequence(text: str, start: int, run: str) -> bool:
 # Scripts written without spaces between words, where ZWSP marks word breaks: Thai, Lao,
 # Myanmar (and its extensions), Khmer (and Khmer Symbols). Not U+17B4/U+17B5, Khmer's own
 # invisible vowels.
-_ZWSP_SCRIPTS = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17b3\u17b6-\u17ff\u19e0-\u19ff"
+_ZWSP_SCRIPTS = regex("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17b3\u17b6-\u17ff\u19e0-\u19ff"
                            "\ua9e0-\ua9ff\uaa60-\uaa7f]")
 
 

@@ -4,9 +4,10 @@ from html import unescape
 from mcplint.capture.errors import ERROR_STATUSES, error_page, page_kind, page_pointer
 from mcplint.capture.error_texts import SCAN_LIMIT, leak_in
 from mcplint.findings import Severity
+from mcplint.regex_cache import regex
 from mcplint.rule import TrafficRule, Violation
 
-_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_BREAK = regex(r"<br\s*/?>", re.IGNORECASE)
 
 
 class ErrorPageLeaksInternals(TrafficRule):

@@ -1,6 +1,7 @@
 import re
 
 from mcplint.findings import Severity
+from mcplint.regex_cache import regex
 from mcplint.rule import Option, Rule, RuleOptions, Violation
 from mcplint.schema_refs import value_at
 from mcplint.schemas import name_tokens, tool_schemas_any_dialect, types_of
@@ -20,11 +21,11 @@ _HINTS = {
 }
 _CONSTRAINTS = ("format", "pattern", "enum", "const", "maxLength", "contentMediaType", "contentEncoding", "$ref")
 # A description that spells out the accepted form documents it well enough for this hint.
-_FORMAT_DOCUMENTED = re.compile(r"\bformat\b|ISO[ -]?8601|RFC[ -]?3339|YYYY|HH:MM", re.I)
+_FORMAT_DOCUMENTED = regex(r"\bformat\b|ISO[ -]?8601|RFC[ -]?3339|YYYY|HH:MM", re.I)
 # A date or time parameter whose description shows an example value ("e.g. 2024-01-01", "14:30")
 # documents its form; one that takes relative values too ("1 week", "2d", "3 days ago": basic-memory's
 # after_date) would be broken by "format": "date".
-_DATE_SHOWN = re.compile(
+_DATE_SHOWN = regex(
     r"\b\d{4}-\d{2}-\d{2}|\b\d{1,2}:\d{2}\b|\b\d+\s*(?:[dhwmy]|days?|weeks?|months?|years?|hours?|minutes?)\b"
     r"|\b(?:ago|yesterday|today|relative)\b", re.I)
 # A "path" into a document, an API or a search, not the file system: `jsonPath` described as "JSONPath
@@ -32,11 +33,11 @@ _DATE_SHOWN = re.compile(
 # grafana. Told by an earlier word of the name, or by the description.
 _NOT_FILES_BY_NAME = {"json", "jmes", "property", "field", "dot", "url", "api", "route", "endpoint",
                       "search", "query", "filter", "match", "find"}
-_NOT_FILES_DESCRIBED = re.compile(
+_NOT_FILES_DESCRIBED = regex(
     r"\b(?:JSON\s?Path|JSON\s?Pointer|XPath|JMESPath|jq|dot(?:ted)?[- ](?:notation|path)|(?:property|field|object|"
     r"key|URL|API|request|route)\s+path|partial match(?:ing|es)?)\b", re.I)
 # A parameter called `file` may carry the file itself rather than its path.
-_FILE_CONTENT = re.compile(r"\b(?:contents?|base64|bytes|data|text)\b", re.I)
+_FILE_CONTENT = regex(r"\b(?:contents?|base64|bytes|data|text)\b", re.I)
 
 
 class FormatHintUnconstrained(Rule):

@@ -1,6 +1,7 @@
 import re
 
 from mcplint.findings import Severity
+from mcplint.regex_cache import regex
 from mcplint.rule import Rule
 from mcplint.schema_refs import value_at
 from mcplint.schemas import accepts_anything, input_schemas, violations_once_per_schema
@@ -106,4 +107,4 @@ def _open_on_purpose(prop) -> bool:
     return prop.get("additionalProperties", None) in (True, {}) and _described(prop)
 
 
-_SYNTAX = re.compile(r"\b(?:syntax|grammar|query language)\b", re.IGNORECASE)
+_SYNTAX = regex(r"\b(?:syntax|grammar|query language)\b", re.IGNORECASE)

@@ -2,10 +2,11 @@ import re
 
 from mcplint import versions
 from mcplint.findings import Severity
+from mcplint.regex_cache import regex
 from mcplint.rule import ToolRule, Violation
 
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-_DATA_TYPE = re.compile(r"data:([^;,]*)", re.I)
+_SCHEME = regex(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_DATA_TYPE = regex(r"data:([^;,]*)", re.I)
 
 
 class IconSrcUnsafe(ToolRule):

@@ -3,6 +3,7 @@ import re
 from mcplint.document.text_census import TextGate
 from mcplint.findings import Severity
 from mcplint.injection import find_markup, may_have_markup
+from mcplint.regex_cache import regex
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
 
 
@@ -78,7 +79,7 @@ class MarkupInText(ToolRule):
             )
 
 
-_CODE = re.compile(r"```.*?(?:```|$)|``[^`].*?``|`[^`\n]+`", re.S)
+_CODE = regex(r"```.*?(?:```|$)|``[^`].*?``|`[^`\n]+`", re.S)
 
 
 def _code_spans(text: str) -> list[tuple[int, int]]:

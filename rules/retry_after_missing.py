@@ -1,12 +1,12 @@
-import re
 
 from mcplint.capture.http import first_of_response, header
 from mcplint.findings import Severity
+from mcplint.regex_cache import regex
 from mcplint.rule import TrafficRule, Violation
 
 # Retry-After: delay-seconds or an HTTP-date (RFC 9110 §10.2.3), e.g. "Wed, 21 Oct 2026 07:28:00 GMT".
-_SECONDS = re.compile(r"\d+")
-_HTTP_DATE = re.compile(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT")
+_SECONDS = regex(r"\d+")
+_HTTP_DATE = regex(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT")
 
 
 class RetryAfterMissing(TrafficRule):

@@ -1,13 +1,13 @@
-import re
 
 from mcplint import versions
 from mcplint.emoji import strip_emoji
 from mcplint.findings import Severity
 from mcplint.identifiers import split_words
+from mcplint.regex_cache import regex
 from mcplint.rule import ToolRule, Violation
 
 # An identifier rather than a display name: snake_case, lowerCamelCase, kebab-case.
-_IDENTIFIER = re.compile(r"\S*_\S*|[a-z]{2,}(?:[A-Z][a-z0-9]+)+|[a-z0-9]+(?:-[a-z0-9]+)+")
+_IDENTIFIER = regex(r"\S*_\S*|[a-z]{2,}(?:[A-Z][a-z0-9]+)+|[a-z0-9]+(?:-[a-z0-9]+)+")
 
 
 class TitleNotMeaningful(ToolRule):

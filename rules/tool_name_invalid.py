@@ -1,12 +1,12 @@
-import re
 import unicodedata
 
 from mcplint import versions
 from mcplint.findings import Severity
+from mcplint.regex_cache import regex
 from mcplint.rule import ToolRule, Violation
 
 MAX_LENGTH = 128
-_INVALID = re.compile(r"[^A-Za-z0-9_.\-]")
+_INVALID = regex(r"[^A-Za-z0-9_.\-]")
 _NAMES = {" ": "a space", "\t": "a tab", "\n": "a line break", ",": "a comma", "/": "a slash",
           ":": "a colon", "@": "an '@'", "#": "a '#'"}
 

@@ -41,12 +41,13 @@ from mcplint.audit.effect_lexicon import (AMBIGUOUS_WORDS, ARITHMETIC_OBJECTS, A
                                           EFFECT_WORDS, EMBEDDED_STEMS, NOUN_MODIFIERS, NUMBER_WORDS,
                                           PREPOSITIONS, READ_FORMS, READ_VERBS, RED_FLAG_PAIRS, RED_FLAGS,
                                           STATE_COMPLEMENTS, VERB_PREFIXES)
+from mcplint.regex_cache import regex
 from mcplint.risk import effective_hints
 
-_PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
-_NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_PLAIN_NAME = regex(r"[A-Za-z0-9_.-]{1,128}")
+_NAME_PART = regex(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # Words (with a possessive or contraction), numbers, and punctuation that ends a clause.
-_TOKEN = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+|[.,;:!?()\[\]{}\"]", re.UNICODE)
+_TOKEN = regex(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+|[.,;:!?()\[\]{}\"]", re.UNICODE)
 _CONJUNCTIONS = frozenset("and or then also plus after before".split())
 # A read verb is a verb (so the word after it is its object) only where a verb can stand:
 # "Lists posts", "It returns orders", "and lists updates"; not "the list updates".
@@ -75,7 +76,7 @@ def call_refusal(tool: Any, open_world_ok: bool = False) -> str | None:
             or secrets_refusal(tool))
 
 
-_SECRETS = re.compile(
+_SECRETS = regex(
     r"\b(?:env|environ|environment(?:\s+variables?)?|env\s+vars?|secrets?|credentials?|passwords?|passwd|"
     r"api\s*keys?|access\s*keys?|private\s*keys?|(?:access|auth|api|bearer|session|refresh)\s*tokens?)\b", re.I)
 

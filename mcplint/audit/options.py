@@ -14,15 +14,16 @@ from typing import Mapping
 from urllib.parse import urlsplit
 
 from mcplint.errors import MCPLintError
+from mcplint.regex_cache import regex
 
-_VARIABLE = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
-_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+_VARIABLE = regex(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_TOKEN = regex(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 # Headers the audit itself must control: framing, the target, and the MCP session state.
 MANAGED = frozenset({
     "host", "content-length", "transfer-encoding", "connection", "content-type",
     "mcp-session-id", "mcp-protocol-version", "mcp-method", "mcp-name", "accept",
 })
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ENV_NAME = regex(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def expand(value: str, environ: Mapping[str, str] | None = None, where: str = "--header") -> str:

@@ -18,6 +18,7 @@ import time
 
 from mcplint.audit.arguments import invalid_cases, unbuildable_reason, valid_arguments
 from mcplint.audit.session import META_CAPABILITIES
+from mcplint.regex_cache import regex
 from mcplint.versions import V2025_06_18
 
 UNKNOWN_METHOD = "mcplint/no-such-method"
@@ -223,7 +224,7 @@ def call_outcome(reply, rejected: bool) -> str:
 
 # What a server says when it refuses the arguments rather than failing: "Invalid timezone",
 # "validation error", "must be a valid UUID", "unknown city", "missing required argument".
-_ARGUMENT_COMPLAINT = re.compile(
+_ARGUMENT_COMPLAINT = regex(
     r"\b(?:invalid|validation|validate|must be|must match|not a valid|is not valid|is required|required (?:argument|"
     r"parameter|field|property)|missing|unknown|unrecognized|unsupported|not supported|not recognized|malformed|"
     r"bad (?:argument|parameter|input|request|value)|out of range|does not match|no such|not found|expected)\b",

@@ -38,13 +38,14 @@ from typing import IO, Any, Iterable, Mapping
 from urllib.parse import quote
 
 from mcplint.errors import MCPLintError
+from mcplint.regex_cache import regex
 
 REDACTED = "<redacted>"
 ALWAYS_SECRET = frozenset({"authorization", "cookie", "proxy-authorization", "set-cookie"})
 MIN_SECRET = 6  # shorter values would redact ordinary words all over the transcript
 MAX_SERVER_LINES = 50_000
 MAX_BYTES = 256 * 1024 * 1024
-_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|PWD|AUTH|CREDENTIAL|COOKIE|SESSION|PRIVATE|SIGNATURE|JWT",
+_SECRET_NAME = regex(r"KEY|TOKEN|SECRET|PASS|PWD|AUTH|CREDENTIAL|COOKIE|SESSION|PRIVATE|SIGNATURE|JWT",
                           re.IGNORECASE)
 
 

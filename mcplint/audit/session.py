@@ -13,7 +13,6 @@ with -32601, so a server waiting on us never hangs the audit.
 from __future__ import annotations
 
 import base64
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from mcplint import __version__, progress
 from mcplint.audit.http import HttpClient, HttpReply
 from mcplint.audit.stdio import ServerError, printable, quoted
+from mcplint.regex_cache import regex
 
 CLIENT_INFO = {"name": "mcplint", "version": __version__}
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
@@ -29,7 +29,7 @@ META_CLIENT = "io.modelcontextprotocol/clientInfo"
 # The whole audit ends after this many --timeout periods, however the server spaces its answers:
 # ~100 bounded requests each answered just before its deadline would otherwise take 100 timeouts.
 AUDIT_TIMEOUTS = 30
-_HEADER_SAFE = re.compile(r"^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$")
+_HEADER_SAFE = regex(r"^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$")
 
 
 @dataclass

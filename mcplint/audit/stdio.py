@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import atexit
 import os
-import re
 import selectors
 import signal
 import subprocess
@@ -46,6 +45,7 @@ import weakref
 
 from mcplint.audit import processes as procs
 from mcplint.errors import MCPLintError
+from mcplint.regex_cache import regex
 
 STDERR_TAIL = 64 * 1024
 MAX_LINE = 4 * 1024 * 1024  # a longer stdout line is garbage or a flood, not a message
@@ -329,9 +329,9 @@ def _start(argv: list[str], env: dict[str, str], cwd: str | None) -> subprocess.
 # A line that names an exception: Python's `ModuleNotFoundError: No module named 'mcp'`, Node's
 # `Error: Cannot find module ...` (which `Node.js v20` follows), Java's `...Exception: ...`, after
 # a logger's tag if any (`[Redis Fatal] Error: Max retries reached`).
-_EXCEPTION_LINE = re.compile(r"^(?:\[[^\]\n]{1,40}\]\s*)?(?:[\w.]*(?:Error|Exception)|Traceback)\b[^\n]*?:\s*\S")
+_EXCEPTION_LINE = regex(r"^(?:\[[^\]\n]{1,40}\]\s*)?(?:[\w.]*(?:Error|Exception)|Traceback)\b[^\n]*?:\s*\S")
 # Lines that say where, not what: stack frames, carets, Node's closing braces and version.
-_FRAME_LINE = re.compile(r"^(?:at\s|File \"|[\^~]+$|[{}]$|Node\.js v)")
+_FRAME_LINE = regex(r"^(?:at\s|File \"|[\^~]+$|[{}]$|Node\.js v)")
 
 
 def stderr_gist(text: str) -> str:

@@ -4,10 +4,10 @@ resource contents, per protocol version: part of mcplint's model of results
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
+from mcplint.regex_cache import regex
 from mcplint.tool_fields import json_type, meta_key_problem, show
 from mcplint.versions import V2025_06_18
 
@@ -43,7 +43,7 @@ def annotation_problems(annotations: Any, version: str) -> list[Problem]:
     return problems
 
 
-_ISO_START = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_START = regex(r"\d{4}-\d{2}-\d{2}")
 
 
 def last_modified_problem(value: Any, version: str) -> str | None:

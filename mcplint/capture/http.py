@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from mcplint import versions
 from mcplint.capture.records import CLIENT, SERVER, Record
 from mcplint.capture.session import NOTIFICATION, REQUEST, RESPONSE, kind_of
+from mcplint.regex_cache import regex
 
 SESSION_HEADER = "mcp-session-id"
 VERSION_HEADER = "mcp-protocol-version"
@@ -166,7 +167,7 @@ def foreign_origin(request: Record) -> str | None:
 
 # -- WWW-Authenticate --------------------------------------------------------------------
 
-_CHALLENGE_PART = re.compile(
+_CHALLENGE_PART = regex(
     r'\s*(?:(?P<key>[!#$%&\'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?P<value>"(?:[^"\\]|\\.)*"|[^\s,]*)'
     r"|(?P<scheme>[!#$%&'*+.^_`|~0-9A-Za-z-]+)(?:\s+(?P<token68>[A-Za-z0-9._~+/-]+=*)(?=\s*(?:,|$)))?)\s*,?"
 )

@@ -19,6 +19,7 @@ from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span
 from mcplint import fast_json
 from mcplint.fast_json import fast_loads
+from mcplint.regex_cache import regex
 
 
 CHUNK = 1 << 20
@@ -29,7 +30,7 @@ WRAPPER_KEYS = ("from", "message", "http")  # (to_record tests them one by one)
 _BLANK = b" \t\r\x0b\x0c"  # what a line may hold and still be blank (bytes.strip()'s whitespace but newline)
 # A line with more than that on it. The search starts only at line starts, and blank lines
 # never become objects: a million of them cost nothing.
-_FILLED = re.compile(rb"^[ \t\r\x0b\x0c]*[^ \t\r\n\x0b\x0c][^\n]*", re.M)
+_FILLED = regex(rb"^[ \t\r\x0b\x0c]*[^ \t\r\n\x0b\x0c][^\n]*", re.M)
 
 
 class Lines:

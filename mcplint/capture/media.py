@@ -6,9 +6,10 @@ from __future__ import annotations
 import binascii
 import re
 
+from mcplint.regex_cache import regex
 from mcplint.tool_fields import show
 
-_WHITESPACE = re.compile(r"[\r\n\t ]+")
+_WHITESPACE = regex(r"[\r\n\t ]+")
 
 
 def base64_problem(value: str) -> str | None:
@@ -38,7 +39,7 @@ def base64_problem(value: str) -> str | None:
 
 
 _TOKEN = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
-_MIME = re.compile(rf"({_TOKEN})/({_TOKEN})(?:\s*;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[^;\"\s]+|\"[^\"]*\"))*\s*")
+_MIME = regex(rf"({_TOKEN})/({_TOKEN})(?:\s*;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[^;\"\s]+|\"[^\"]*\"))*\s*")
 _MAGIC = (  # leading bytes -> the format's registered MIME type
     (b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
     (b"GIF89a", "image/gif"), (b"OggS", "audio/ogg"), (b"fLaC", "audio/flac"), (b"ID3", "audio/mpeg"),

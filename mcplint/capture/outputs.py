@@ -13,6 +13,7 @@ import re
 from typing import Any, Iterator
 
 from mcplint.document.pointer import Pointer
+from mcplint.regex_cache import regex
 
 MAX_STRINGS = 2000  # strings taken from one structuredContent or error data (a huge array is sampled)
 MAX_DEPTH = 32
@@ -150,7 +151,7 @@ _TRACES: tuple[tuple[str, re.Pattern], ...] = (
     ("Ruby", re.compile(r"(?m)^\s*(?:from )?[^\s:]+\.rb:\d+:in [`'][^'\n]+'.*\n\s*from [^\s:]+\.rb:\d+:in ")),
 )
 # Frames start a line ("\n    at ..."), so prose with "at" in it does not wake the patterns.
-_TRACE_TRIGGER = re.compile(r"\n[ \t]*at |Traceback|File \"|goroutine |\.rb:\d|:line \d")
+_TRACE_TRIGGER = regex(r"\n[ \t]*at |Traceback|File \"|goroutine |\.rb:\d|:line \d")
 
 
 def may_hold_trace(text: str) -> bool:

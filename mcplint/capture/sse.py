@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-_LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
+from mcplint.regex_cache import regex
+
+_LINE = regex(r"([^\r\n]*)(\r\n|\r|\n|$)")
 
 
 @dataclass(slots=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -11,8 +10,9 @@ from mcplint.document.loader import load_document
 from mcplint.document.manifest import EXPECTED, classify, describe
 from mcplint.engine import _looks_like_manifest
 from mcplint.errors import InputError, MCPLintError
+from mcplint.regex_cache import regex
 
-_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_URL = regex(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 LIVE = "locking a live server needs `mcplint audit`, not available yet; lock manifest files instead"
 
 

@@ -9,14 +9,14 @@ with the C decoder, so the cost is proportional to what is reported.
 from __future__ import annotations
 
 import json
-import re
 from json.decoder import scanstring
 
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import LineIndex, Span
 from mcplint.document.string_offsets import narrowed
+from mcplint.regex_cache import regex
 
-_WS = re.compile(r"[ \t\n\r]*")
+_WS = regex(r"[ \t\n\r]*")
 _SKIPPER = json.JSONDecoder()
 
 # (value_start, value_end, key_start, key_end); key offsets are None for the root/items.

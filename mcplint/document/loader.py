@@ -6,7 +6,6 @@ import codecs
 import errno
 import json
 import os
-import re
 import select
 import stat
 import sys
@@ -16,6 +15,7 @@ from typing import Any
 
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError
+from mcplint.regex_cache import regex
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 JSON_SUFFIXES = {".json"}
@@ -234,9 +234,9 @@ def _locate_duplicates(data, duplicated) -> list[Pointer]:
 # -- JSON from untrusted text ------------------------------------------------------------
 
 _STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'  # a JSON string token, unrolled (no backtracking)
-_NUMBER_OR_CONSTANT = re.compile(_STRING + r"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|NaN|-?Infinity)")
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = re.compile(
+_NUMBER_OR_CONSTANT = regex(_STRING + r"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|NaN|-?Infinity)")
+_SURROGATE_ESCAPE = regex(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = regex(
     r"\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"  # escaped backslash, a pair
     r"|(\\u[dD][89a-fA-F][0-9a-fA-F]{2})"  # a lone half
 )
@@ -310,7 +310,7 @@ def _where_number(text: str, token: str) -> tuple[int | None, int | None]:
 
 
 DEEP_NESTING = 500  # the parser's recursion gives out somewhere past this; report where it was crossed
-_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_STRING_OR_BRACKET = regex(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 def _where_deep(text: str) -> tuple[int | None, int | None]:

@@ -13,14 +13,16 @@ import re
 from array import array
 from bisect import bisect_left
 
+from mcplint.regex_cache import regex
+
 # One escape as it decodes to one character: a surrogate pair, another \uXXXX, or a
 # two-character escape (json.loads joins a pair only if the second half is low).
-JSON_ESCAPE = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)", re.S)
+JSON_ESCAPE = regex(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)", re.S)
 # YAML double-quoted scalars add \xXX and \UXXXXXXXX; single-quoted ones escape only ''.
-YAML_DOUBLE_ESCAPE = re.compile(
+YAML_DOUBLE_ESCAPE = regex(
     r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}"
     r"|U[0-9a-fA-F]{8}|.)", re.S)
-YAML_SINGLE_ESCAPE = re.compile(r"''")
+YAML_SINGLE_ESCAPE = regex(r"''")
 
 
 class StringOffsets:

@@ -8,19 +8,19 @@ alias expansion be bounded before anything is built.
 from __future__ import annotations
 
 import math
-import re
 
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span, from_marks
 from mcplint.document.string_offsets import YAML_DOUBLE_ESCAPE, YAML_SINGLE_ESCAPE, StringOffsets
 from mcplint.errors import InputError
+from mcplint.regex_cache import regex
 
 MAX_EXPANDED_NODES = 1_000_000
 MAX_FLOW_DEPTH = 256  # ruamel's scanner slows down sharply with deep flow nesting
 # Brackets outside quoted scalars. A quote opens a scalar only where a YAML token can start
 # (not the apostrophe of "don't"), and an unclosed one runs to the end: every match succeeds
 # once begun, so the scan is linear (a failing `"...` retried at each quote was quadratic).
-_FLOW_TOKEN = re.compile(
+_FLOW_TOKEN = regex(
     r"""(?s)(?<![^\s\[{,:])(?:"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|'[^']*(?:''[^']*)*(?:'|\Z))|[\[\]{}]"""
 )
 
@@ -239,7 +239,7 @@ def _scalar(node):
     return value
 
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
+_SURROGATES = regex("[\ud800-\udfff]")
 
 
 def _scalar_value(node):

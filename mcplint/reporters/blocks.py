@@ -16,13 +16,14 @@ rich writes. tests/test_report_blocks.py holds the two to the same text.
 from __future__ import annotations
 
 import io
-import re
+
+from mcplint.regex_cache import regex
 
 # Printable ASCII and the few other characters mcplint's own texts use, each one cell wide in a
 # terminal, as rich counts them: anything else (wide characters, combining marks) goes to rich.
-_PRINTABLE = re.compile("[ -~\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u23ce]*")
-_WORD = re.compile(r"\s*\S+\s*")  # rich._wrap.re_word: a word with the spaces around it
-_TAIL = re.compile("(?: |\x1b\\[[0-9;]*m)+$")  # trailing padding, possibly between style codes
+_PRINTABLE = regex("[ -~\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u23ce]*")
+_WORD = regex(r"\s*\S+\s*")  # rich._wrap.re_word: a word with the spaces around it
+_TAIL = regex("(?: |\x1b\\[[0-9;]*m)+$")  # trailing padding, possibly between style codes
 # The tables' look (rich's box.SIMPLE_HEAD without edges, no padding at the table's edges):
 # one space on each side of a cell inside the table, one between columns, a rule under the header.
 _GAP = 3

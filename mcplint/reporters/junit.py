@@ -16,14 +16,14 @@ An input that could not be read is a testsuite with one ``<error>`` testcase, co
 
 from __future__ import annotations
 
-import re
 from xml.sax.saxutils import escape, quoteattr
 
 from mcplint.findings import located
+from mcplint.regex_cache import regex
 from mcplint.text_safety import BIDI
 
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_AS_REFERENCE = re.compile(f"[\t\n\r\x7f-\x9f\u2028\u2029{BIDI}]")
+_NOT_XML = regex("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_AS_REFERENCE = regex(f"[\t\n\r\x7f-\x9f\u2028\u2029{BIDI}]")
 CLEAN_CASE = "mcplint"
 READ_CASE = "read"
 

@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from mcplint import docs
 from mcplint.findings import anchor_of
+from mcplint.regex_cache import regex
 from mcplint.text_safety import json_text
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -27,10 +28,10 @@ MAX_DESCRIPTION = 1024  # GitHub truncates/rejects longer short and full descrip
 
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "info": "recommendation"}
-_DRIVE = re.compile(r"^[A-Za-z]:/")
-_INDEX = re.compile(r"^(0|[1-9][0-9]*)$")
-_BLOCK = re.compile(r"^\s*([-*+|>]|\d+[.)]|    )")
-_TOOL = re.compile(r"(^|/)tools/(0|[1-9][0-9]*)$")
+_DRIVE = regex(r"^[A-Za-z]:/")
+_INDEX = regex(r"^(0|[1-9][0-9]*)$")
+_BLOCK = regex(r"^\s*([-*+|>]|\d+[.)]|    )")
+_TOOL = regex(r"(^|/)tools/(0|[1-9][0-9]*)$")
 
 
 def render(findings, ctx) -> str:

@@ -10,10 +10,10 @@ manifest cannot add links, images, HTML or table cells to the summary.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from mcplint.findings import located
+from mcplint.regex_cache import regex
 from mcplint.summary import nothing_read, plural, scope_text
 from mcplint.text_safety import printable
 
@@ -24,7 +24,7 @@ ICON = {"error": ":x:", "warning": ":warning:", "info": ":information_source:"}
 STAR = "\\*"  # a footnote mark, escaped: a bare "*" would start a list or emphasis
 VERDICT = {"pass": ":white_check_mark: pass", "fail": ":x: fail", "not-assessable": "not assessable"}
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+!|~])")
+_MARKDOWN = regex(r"([\\`*_{}\[\]()#+!|~])")
 
 
 def md(value: str) -> str:

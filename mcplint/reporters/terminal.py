@@ -20,11 +20,11 @@ in it are shown escaped.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import lru_cache
 
 from mcplint.findings import located
+from mcplint.regex_cache import regex
 from mcplint.reporters import blocks as summary_blocks
 from mcplint.summary import left_out_text, nothing_read, plural, scope_text
 from mcplint.text_safety import UNSAFE, printable, shown as _escape_char
@@ -40,7 +40,7 @@ GUTTER = "bold blue"
 
 FRAME_CELLS = 120  # a code frame shows at most this much of a line, however wide the terminal
 MAX_POINTER = 240  # longer JSON pointers are shown cut in the middle (machine formats keep them whole)
-_PRINTABLE = re.compile("[ -~]*")
+_PRINTABLE = regex("[ -~]*")
 
 Segments = list  # [(text, style or None), ...]: one output line
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from mcplint.findings import Finding
 from mcplint.interrupts import TerminateAsInterrupt
+from mcplint.regex_cache import regex
 from mcplint.versions import VERSIONS
 
 
@@ -175,9 +176,9 @@ def _last_line(why: str) -> str:
     return f"{head}: {gist}" if found else why
 
 
-_NEEDS_SETTING = re.compile(r"environment variable|\benv(?:ironment)?\b|\b[A-Z][A-Z0-9]*_(?:KEY|TOKEN|SECRET|PASSWORD|URL|HOST)\b"
+_NEEDS_SETTING = regex(r"environment variable|\benv(?:ironment)?\b|\b[A-Z][A-Z0-9]*_(?:KEY|TOKEN|SECRET|PASSWORD|URL|HOST)\b"
                             r"|\bapi[ _-]?key\b|\bcredentials?\b", re.I)
-_NEEDS_MODULE = re.compile(r"ModuleNotFoundError|No module named|Cannot find (?:module|package)")
+_NEEDS_MODULE = regex(r"ModuleNotFoundError|No module named|Cannot find (?:module|package)")
 
 
 def _start_hint(why: str, spec) -> str:

@@ -13,23 +13,25 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcplint.regex_cache import regex
+
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "env", "__pycache__", "build", "dist", ".tox", ".nox",
              "site-packages", ".mypy_cache", ".pytest_cache", "tests", "test", "fixtures", "examples"}
 MAX_FILES = 5000
 MAX_BYTES = 1 << 20
 # The low-level Server is imported from mcp.server (as the reference servers time, fetch and git do)
 # or from mcp.server.lowlevel, on one line or in parentheses.
-_PY_SERVER = re.compile(
+_PY_SERVER = regex(
     r"\b(?:FastMCP|MCPServer)\s*\(|\(\s*(?:FastMCP|MCPServer)\s*\)|"  # made, or subclassed
     r"from\s+mcp\.server(?:\.lowlevel(?:\.server)?)?\s+import\s+(?:\([^)]*|[^\n]*)\bServer\b|"
     r"mcp\.server(?:\.lowlevel)?\.Server\s*\(")
 _RUN = r"\.run(?:_(?:stdio|sse|streamable_http)_async)?\s*\("  # FastMCP / MCPServer's runners
-_PY_RUNS = re.compile(rf"""__name__\s*==\s*["']__main__["']|{_RUN}|stdio_server\s*\(""")
+_PY_RUNS = regex(rf"""__name__\s*==\s*["']__main__["']|{_RUN}|stdio_server\s*\(""")
 # What starts a server when its module is run: the main guard, or a run at the module's top level.
 # Without either (the official Python template: server.py's `async def main()`, run by the
 # package's `main()` through a console script) `python -m` would import it and exit.
-_PY_RUNS_AS_MAIN = re.compile(rf"""__name__\s*==\s*["']__main__["']|^[A-Za-z_][\w.]*{_RUN}""", re.M)
-_PY_ENV = re.compile(r"""os\.(?:environ(?:\.get\(|\[)|getenv\()\s*["']([A-Z][A-Z0-9_]{2,63})["']""")
+_PY_RUNS_AS_MAIN = regex(rf"""__name__\s*==\s*["']__main__["']|^[A-Za-z_][\w.]*{_RUN}""", re.M)
+_PY_ENV = regex(r"""os\.(?:environ(?:\.get\(|\[)|getenv\()\s*["']([A-Z][A-Z0-9_]{2,63})["']""")
 # The TypeScript SDK: one package up to 1.x, split from 2.0 (server, and node for its transports).
 SDK_PACKAGES = ("@modelcontextprotocol/sdk", "@modelcontextprotocol/server", "@modelcontextprotocol/node")
 
@@ -270,7 +272,7 @@ def _name(text: str) -> str:
     return name[:64]
 
 
-_SECRET = re.compile(r"_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD)$")
+_SECRET = regex(r"_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD)$")
 
 
 def _env_lines(names: tuple[str, ...]) -> list[str]:

@@ -24,9 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcplint.regex_cache import regex
+
 MAX_SERVERS = 100  # a monorepo such as awslabs/mcp defines 60
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-_ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+NAME = regex(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_ENV_REFERENCE = regex(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 KEYS = ("name", "command", "url", "cwd", "env", "headers", "source", "audit", "timeout")
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from mcplint.regex_cache import regex
+
 
 class Token(NamedTuple):
     kind: str  # "name", "num", "str", "tmpl", "regex", "punct"
@@ -28,7 +30,7 @@ _PUNCT2 = ("=>", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=
            "%=", "&=", "|=", "^=", "**", "<<", ">>")
 # One pattern for everything that needs no state, after any whitespace and comments; '`', '}'
 # and '/' are decided in code (the empty `rest` group stops there, or at the end of the text).
-_MASTER = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*(?:" + "|".join((
+_MASTER = regex(r"(?:\s+|//[^\n]*|/\*.*?\*/)*(?:" + "|".join((
     r"(?P<dq>\"(?:[^\"\\\n]|\\.|\\\n)*\")",
     r"(?P<sq>'(?:[^'\\\n]|\\.|\\\n)*')",
     r"(?P<num>\.?\d(?:[eE][+-]?\d|[\w.])*)",

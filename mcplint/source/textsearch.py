@@ -14,10 +14,11 @@ import json
 import re
 from collections import defaultdict
 
+from mcplint.regex_cache import regex
 from mcplint.source.files import CODE, DOCS, SourceFile, Tree, Unreadable
 from mcplint.source.model import SINGULAR, Anchor, Pointer, pointer_text
 
-_LITERAL = re.compile(
+_LITERAL = regex(
     r'"""(.*?)"""|\'\'\'(.*?)\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`([^`]*)`', re.DOTALL)
 _TEST_DIRS = {"tests", "test", "testdata", "__tests__", "spec", "fixtures", "examples"}
 
