@@ -80,7 +80,8 @@ class Match:
     index: int
 
 
-_ALL_TRIGGERS = sorted({t for _, triggers, _ in INJECTION_PATTERNS for t in triggers}, key=len, reverse=True)
+# longest first, then in order: the same pattern on every run (it is compiled once per installation)
+_ALL_TRIGGERS = sorted({t for _, triggers, _ in INJECTION_PATTERNS for t in triggers}, key=lambda t: (-len(t), t))
 _TRIGGER = LazyPattern("|".join(re.escape(t) for t in _ALL_TRIGGERS))
 # trigger -> the patterns it may start (a longer trigger such as "<|" also covers "<")
 _PATTERNS_OF = {

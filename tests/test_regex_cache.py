@@ -69,3 +69,37 @@ def test_a_folder_that_cannot_be_written_is_no_error(cache, monkeypatch, tmp_pat
     regex_cache.regex(r"x+y", 0)
     regex_cache._save()  # no exception, nothing left behind
     assert [p.name for p in tmp_path.iterdir()] == ["a-file"]
+
+
+_RECORD = """
+import json, sys
+from mcplint import regex_cache
+regex_cache._FILE = sys.argv[1]  # no cache: every pattern is compiled and recorded
+sys.argv = ["mcplint", "check", "--format", "json", *sys.argv[2:]]
+from mcplint.entry import main
+try:
+    main()
+finally:
+    print(json.dumps(sorted(repr(key) for key in regex_cache._new)), file=sys.stderr)
+"""
+
+
+def test_the_patterns_are_the_same_on_every_run(tmp_path):
+    """A pattern joined from a set in hash order would be new on every run: compiled every time
+    and added to the cache file until it overflows."""
+    import json
+    import subprocess
+    import sys
+
+    from conftest import FIXTURES
+
+    inputs = [*map(str, sorted((FIXTURES / "manifests").glob("*.json"))),
+              *map(str, sorted((FIXTURES / "captures").glob("*.jsonl"))[:6])]
+    runs = []
+    for seed in ("1", "2"):
+        proc = subprocess.run([sys.executable, "-c", _RECORD, str(tmp_path / "none" / "cache"), *inputs],
+                              capture_output=True, text=True, timeout=120,
+                              env={**__import__("os").environ, "PYTHONHASHSEED": seed})
+        runs.append(set(json.loads(proc.stderr.strip().splitlines()[-1])))
+    assert len(runs[0]) > 50
+    assert runs[0] == runs[1], sorted(runs[0] ^ runs[1])[:3]
