@@ -17,6 +17,8 @@ import typer
 from typer.core import TyperCommand
 
 from mcplint import __version__
+# Console scripts installed before mcplint.entry became the entry point still call mcplint.cli:main.
+from mcplint.entry import main  # noqa: F401
 from mcplint.regex_cache import regex
 
 class _Command(TyperCommand):
