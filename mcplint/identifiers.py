@@ -3,18 +3,17 @@ tell whether it is written in a style, rewrite it in one (MCP202, MCP203, MCP230
 
 from __future__ import annotations
 
-import re
 
 from mcplint.regex_cache import regex
 
 STYLES = ("snake_case", "camelCase", "kebab-case", "any")
 _STYLE_RE = {
-    "snake_case": re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"),
-    "camelCase": re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*"),
-    "kebab-case": re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"),
+    "snake_case": regex(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"),
+    "camelCase": regex(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*"),
+    "kebab-case": regex(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"),
 }
 # A dotted name (a.b.c) whose every segment is in the style, matched at once.
-_DOTTED_RE = {style: re.compile(rf"(?:{rx.pattern})(?:\.(?:{rx.pattern}))*") for style, rx in _STYLE_RE.items()}
+_DOTTED_RE = {style: regex(rf"(?:{rx.pattern})(?:\.(?:{rx.pattern}))*") for style, rx in _STYLE_RE.items()}
 _WORD = regex(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+[a-z]*")
 
 

@@ -64,15 +64,15 @@ def _uri_grammar() -> tuple[re.Pattern, re.Pattern]:
     tail = rf"(?:\?(?:{pchar}|[/?])*)?(?:#(?:{pchar}|[/?])*)?"
     uri = rf"[A-Za-z][A-Za-z0-9+.\-]*:(?://{authority}{abempty}|{absolute}|{pchar}+{abempty}|){tail}"
     relative = rf"(?://{authority}{abempty}|{absolute}|{nocolon}+{abempty}|){tail}"
-    return re.compile(uri), re.compile(rf"{uri}|{relative}")
+    return regex(uri), regex(rf"{uri}|{relative}")
 
 
 _ECMA_ONLY = (
-    (re.compile(r"\(\?<(?![=!])"), "(?P<"),  # named group
-    (re.compile(r"\\[pP]\{[^}]*\}"), "."),  # Unicode property escape
-    (re.compile(r"\\u\{[0-9A-Fa-f]+\}"), "."),  # code point escape
-    (re.compile(r"\\c[A-Za-z]"), "."),  # control escape
-    (re.compile(r"\\k<([A-Za-z_][A-Za-z0-9_]*)>"), r"(?P=\1)"),  # named backreference
+    (regex(r"\(\?<(?![=!])"), "(?P<"),  # named group
+    (regex(r"\\[pP]\{[^}]*\}"), "."),  # Unicode property escape
+    (regex(r"\\u\{[0-9A-Fa-f]+\}"), "."),  # code point escape
+    (regex(r"\\c[A-Za-z]"), "."),  # control escape
+    (regex(r"\\k<([A-Za-z_][A-Za-z0-9_]*)>"), r"(?P=\1)"),  # named backreference
 )
 
 

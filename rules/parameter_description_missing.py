@@ -2,6 +2,7 @@ import re
 from functools import lru_cache
 
 from mcplint.findings import Severity
+from mcplint.regex_cache import regex
 from mcplint.rule import Option, Rule, RuleOptions, Violation
 from mcplint.schema_refs import local_target, value_at
 from mcplint.schemas import input_schemas, violations_once_per_schema
@@ -99,7 +100,7 @@ class ParameterDescriptionMissing(Rule):
 # not the description), Google style ("Args:" then "path: ..." or "path (str): ..."), Markdown
 # lists ("- `path`: ..."), Sphinx (":param path: ..."), JSDoc ("@param path ...").
 _NAME = r"(?P<name>[A-Za-z_$][\w$.-]{0,80})"
-_DOC_LINES = tuple(re.compile(pattern.replace("{name}", _NAME)) for pattern in (
+_DOC_LINES = tuple(regex(pattern.replace("{name}", _NAME)) for pattern in (
     r"(?m)^[ \t]*{name}[ \t]+:[ \t]*[^\n]*\n[ \t]+(?P<text>\S[^\n]*)",
     r"(?m)^[ \t]*(?:[-*][ \t]+)?`?{name}`?[ \t]*(?:\([^)\n]*\))?[ \t]*:[ \t]*(?P<text>\S[^\n]*)",
     r":param[ \t]+(?:[\w\[\], |.]+[ \t]+)?{name}[ \t]*:[ \t]*(?P<text>\S[^\n]*)",
