@@ -325,3 +325,29 @@ def test_a_long_page_of_tools_is_walked_once_for_all_its_findings(tmp_path, monk
         tokens = [int(t) if t.isdigit() else t for t in finding["pointer"].split("/")[2:]]
         start, _, _ = JsonSourceMap(line).offsets(Pointer(tokens))
         assert finding["column"] == start + 1, finding
+
+
+def test_a_message_of_more_values_than_the_limit_is_a_finding_not_gigabytes(tmp_path):
+    """A tools/list page of 600,000 tiny tools on one line (or in a HAR body) is reported as an
+    invalid record instead of being linted: each tool would cost about a kilobyte of facts and findings."""
+    from mcplint.document.value_count import MAX_VALUES
+
+    tools = [{"name": f"t{i}"} for i in range(MAX_VALUES + 100_000)]
+    page = {"jsonrpc": "2.0", "id": 2, "result": {"tools": tools}}
+    path = tmp_path / "page.jsonl"
+    path.write_text("\n".join(_line(m) for m in [*INITIALIZE, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, page]) + "\n")
+    body = json.dumps(page)
+    entry = {"startedDateTime": "2025-01-01T00:00:00Z", "time": 1,
+             "request": {"method": "POST", "url": "http://127.0.0.1/mcp", "headers": [],
+                         "postData": {"mimeType": "application/json",
+                                      "text": json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})}},
+             "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],
+                          "content": {"mimeType": "application/json", "text": body}}}
+    har = tmp_path / "page.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": [entry]}}))
+    small = _small(tmp_path)
+    for capture, where in ((path, "/4"), (har, "/log/entries/0/response/content/text")):
+        run = check(tmp_path, str(capture))
+        found = [(f["rule"], f["pointer"], f["message"]) for f in run.report()["findings"] if f["rule"] == "MCP600"]
+        assert found == [("MCP600", where, found[0][2])] and "more than 500,000 JSON values" in found[0][2], found
+        assert run.peak_mib < small.peak_mib + 250, (small.peak_mib, run.peak_mib)

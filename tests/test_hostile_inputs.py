@@ -238,6 +238,19 @@ def test_an_unreadable_file_among_good_ones(cli, tmp_path):
     assert error_lines(result) == ["mcplint: error: secret.json: cannot read: Permission denied"]
 
 
+def test_a_listing_of_more_values_than_the_limit_is_refused_before_linting(cli, tmp_path):
+    """Three bytes a value: 1.5 MB of empty tools became 1.5 GB of facts and findings (6 million
+    of them in a 20 MiB file: several gigabytes). Past MAX_VALUES the listing is refused."""
+    from mcplint.document.value_count import MAX_VALUES
+
+    (tmp_path / "empty-tools.json").write_text('{"tools": [' + ",".join(["{}"] * MAX_VALUES) + "]}")
+    started = time.monotonic()
+    one_line_error(cli("check", "empty-tools.json"), "empty-tools.json: holds more than 500,000 values")
+    assert time.monotonic() - started < 20
+    (tmp_path / "fewer.json").write_text('{"tools": [' + ",".join(["{}"] * 1000) + "]}")
+    assert cli("check", "fewer.json", "--format", "json")[0] == 1  # linted: tools without names
+
+
 # -- config ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value", ["-1", "0", "100000000000", "true", "'20'", "1.5", ".inf", "[20]"])

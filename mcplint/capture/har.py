@@ -19,6 +19,7 @@ from mcplint.document.loader import Document
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import LineIndex, Span
 from mcplint.document.string_offsets import StringOffsets
+from mcplint.document.value_count import MAX_VALUES, holds_too_many
 from mcplint.errors import InputError
 
 
@@ -144,6 +145,8 @@ def _entry_records(i: int, entry: dict) -> list[Record]:
     if text and text.strip():
         try:
             client.message = json.loads(text)
+            if holds_too_many(text, client.message):
+                client.message, client.problem = None, (client.base, _TOO_MANY)
             client.embedded = Embedded(client.base, text, len(text) - len(text.lstrip()), len(text.strip()), True)
         except (ValueError, RecursionError):
             client.raw_body = text
@@ -176,10 +179,15 @@ def _entry_records(i: int, entry: dict) -> list[Record]:
     return found
 
 
+_TOO_MANY = f"body holds more than {MAX_VALUES:,} JSON values, the limit for one message"
+
+
 def _parse_into(record: Record, text: str, complete: bool) -> None:
     try:
         record.message = json.loads(text)
-        if not is_jsonrpc(record.message):  # a JSON body that is not JSON-RPC (an OAuth error, ...)
+        if holds_too_many(text, record.message):
+            record.message, record.problem = None, (record.base, _TOO_MANY)
+        elif not is_jsonrpc(record.message):  # a JSON body that is not JSON-RPC (an OAuth error, ...)
             record.raw_body, record.message = text, None
     except (ValueError, RecursionError) as err:
         if text.lstrip()[:1] in ("{", "["):

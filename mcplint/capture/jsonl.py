@@ -17,6 +17,7 @@ from mcplint.capture.records import CLIENT, SERVER, Record, is_jsonrpc
 from mcplint.document.jsonmap import JsonSourceMap
 from mcplint.document.pointer import Pointer
 from mcplint.document.span import Span
+from mcplint.document.value_count import MAX_VALUES, holds_too_many
 from mcplint import fast_json
 from mcplint.fast_json import fast_loads
 from mcplint.regex_cache import regex
@@ -115,6 +116,8 @@ def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tu
         except ValueError:
             pass
         else:
+            if holds_too_many(data, value):
+                return _too_many_values(index), None
             record = to_record(index, value)
             record.size = length
             return record, None
@@ -137,9 +140,17 @@ def parse_line(index: int, data: bytes | None, length: int, max_line: int) -> tu
         return Record(index, where, None, None, problem=(where, f"{what}: {err.msg}")), err.colno
     except (ValueError, RecursionError) as err:
         return Record(index, where, None, None, problem=(where, f"not valid JSON: {err}")), None
+    if holds_too_many(data, value):
+        return _too_many_values(index), None
     record = to_record(index, value)
     record.size = length
     return record, None
+
+
+def _too_many_values(index: int) -> Record:
+    where = _new(Pointer, (index,))
+    return Record(index, where, None, None, problem=(where, f"line holds more than {MAX_VALUES:,} JSON values, "
+                                                            "the limit for one message"))
 
 
 def to_record(index: int, value) -> Record:

@@ -15,6 +15,7 @@ from typing import Any
 
 from mcplint.document.pointer import Pointer
 from mcplint.errors import InputError
+from mcplint.document.value_count import MAX_VALUES, holds_too_many
 from mcplint.regex_cache import regex
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -85,6 +86,8 @@ def load_document(path: str, raw: bytes | None = None, max_bytes: int = MAX_FILE
         data, source_map, duplicates = load_yaml(text, path)
     except RecursionError:
         raise InputError(path, "document is nested too deeply") from None
+    if holds_too_many(text, data, json=False):
+        raise InputError(path, _TOO_MANY)
     return Document(path, text, data, "yaml", source_map, duplicates)
 
 
@@ -161,6 +164,9 @@ def read_stdin(limit: int = -1) -> bytes:
     return sys.stdin.buffer.read(limit)
 
 
+_TOO_MANY = f"holds more than {MAX_VALUES:,} values, the limit for one document (each costs mcplint memory)"
+
+
 def _load_json(path: str, text: str, encoded: bytes | None = None) -> Document:
     from mcplint.document.jsonmap import JsonSourceMap
 
@@ -180,6 +186,8 @@ def _load_json(path: str, text: str, encoded: bytes | None = None) -> Document:
             data = loads(text, path, object_pairs_hook=pairs_hook)
         except json.JSONDecodeError as err:
             raise InputError(path, f"invalid JSON: {err.msg}", err.lineno, err.colno) from None
+    if holds_too_many(text, data):
+        raise InputError(path, _TOO_MANY)
     duplicates = _locate_duplicates(data, duplicated) if duplicated else []
     return Document(path, text, data, "json", JsonSourceMap(text, unique_keys=not duplicated), duplicates)
 
