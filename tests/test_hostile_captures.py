@@ -351,3 +351,23 @@ def test_a_message_of_more_values_than_the_limit_is_a_finding_not_gigabytes(tmp_
         found = [(f["rule"], f["pointer"], f["message"]) for f in run.report()["findings"] if f["rule"] == "MCP600"]
         assert found == [("MCP600", where, found[0][2])] and "more than 500,000 JSON values" in found[0][2], found
         assert run.peak_mib < small.peak_mib + 250, (small.peak_mib, run.peak_mib)
+
+
+def test_a_har_file_of_more_values_than_a_listing_may_hold_is_linted(tmp_path):
+    """The listing limit is not a HAR file's: its entries and headers cost little (a 20 MiB
+    browser export holds about 550,000 values); its bodies are bounded one by one."""
+    from mcplint.document.value_count import MAX_VALUES
+
+    headers = [{"name": f"X-Trace-{i}", "value": "1"} for i in range(MAX_VALUES // 3 + 1000)]
+    entry = {"startedDateTime": "2025-01-01T00:00:00Z", "time": 1,
+             "request": {"method": "POST", "url": "http://127.0.0.1/mcp", "headers": [],
+                         "postData": {"mimeType": "application/json",
+                                      "text": json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})}},
+             "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}, *headers],
+                          "content": {"mimeType": "application/json",
+                                      "text": json.dumps({"jsonrpc": "2.0", "id": 1, "result": {}})}}}
+    har = tmp_path / "headers.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": [entry]}}))
+    run = check(tmp_path, str(har))
+    assert run.report()["summary"]["captures"] == 1, run.stderr
+    assert "holds more than" not in run.stderr

@@ -61,7 +61,7 @@ def lint_capture(path: str, shown: str, plan, raw=None, kind: str | None = None)
     for a transcript a binary file it was spooled to)."""
     kind = kind or capture_kind(path) or "transcript"
     if kind == "har":
-        document = load_document(path if raw is None else shown, raw, plan.max_bytes)
+        document = load_document(path if raw is None else shown, raw, plan.max_bytes, max_values=None)
         document.path = shown
         records = har.records(document)
         linter = _Linter(plan, shown, har.HarSource(document, records))

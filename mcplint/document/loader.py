@@ -72,22 +72,25 @@ def detect_format(path: str, text: str) -> str:
     return "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
 
 
-def load_document(path: str, raw: bytes | None = None, max_bytes: int = MAX_FILE_BYTES) -> Document:
-    """Load ``path`` (``raw`` given for stdin) as a JSON or YAML document."""
+def load_document(path: str, raw: bytes | None = None, max_bytes: int = MAX_FILE_BYTES,
+                  max_values: int | None = MAX_VALUES) -> Document:
+    """Load ``path`` (``raw`` given for stdin) as a JSON or YAML document of at most
+    ``max_values`` values (None: any number; a HAR file's entries cost little, its bodies
+    are bounded one by one)."""
     if raw is None:
         raw = read_bytes(path, max_bytes)
     text = read_text(path, raw, max_bytes)
     fmt = detect_format(path, text)
     if fmt == "json":  # (the bytes read are the text's UTF-8 after a BOM: not encoded again)
-        return _load_json(path, text, raw[3:] if raw.startswith(codecs.BOM_UTF8) else raw)
+        return _load_json(path, text, raw[3:] if raw.startswith(codecs.BOM_UTF8) else raw, max_values)
     from mcplint.document.yamlmap import load_yaml
 
     try:
         data, source_map, duplicates = load_yaml(text, path)
     except RecursionError:
         raise InputError(path, "document is nested too deeply") from None
-    if holds_too_many(text, data, json=False):
-        raise InputError(path, _TOO_MANY)
+    if max_values is not None and holds_too_many(text, data, max_values, json=False):
+        raise InputError(path, _too_many(max_values))
     return Document(path, text, data, "yaml", source_map, duplicates)
 
 
@@ -164,10 +167,11 @@ def read_stdin(limit: int = -1) -> bytes:
     return sys.stdin.buffer.read(limit)
 
 
-_TOO_MANY = f"holds more than {MAX_VALUES:,} values, the limit for one document (each costs mcplint memory)"
+def _too_many(limit: int) -> str:
+    return f"holds more than {limit:,} values, the limit for one document (each costs mcplint memory)"
 
 
-def _load_json(path: str, text: str, encoded: bytes | None = None) -> Document:
+def _load_json(path: str, text: str, encoded: bytes | None = None, max_values: int | None = MAX_VALUES) -> Document:
     from mcplint.document.jsonmap import JsonSourceMap
 
     duplicated: list[tuple[dict, list[str]]] = []
@@ -186,8 +190,8 @@ def _load_json(path: str, text: str, encoded: bytes | None = None) -> Document:
             data = loads(text, path, object_pairs_hook=pairs_hook)
         except json.JSONDecodeError as err:
             raise InputError(path, f"invalid JSON: {err.msg}", err.lineno, err.colno) from None
-    if holds_too_many(text, data):
-        raise InputError(path, _TOO_MANY)
+    if max_values is not None and holds_too_many(text, data, max_values):
+        raise InputError(path, _too_many(max_values))
     duplicates = _locate_duplicates(data, duplicated) if duplicated else []
     return Document(path, text, data, "json", JsonSourceMap(text, unique_keys=not duplicated), duplicates)
 
