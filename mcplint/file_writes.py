@@ -39,6 +39,9 @@ _INTO = frozenset("to into as in at under".split())
 _PLACE_NOUNS = frozenset(
     "file files path filename filepath disk folder directory dir location destination filesystem".split()
 )
+# Places only a caller names: without a parameter to give one, "can save to a path" speaks of
+# another mode or deployment of the tool (gitlab's remote mode has no local_path), not of this listing.
+_CALLER_PLACES = frozenset("path filename filepath location destination".split())
 # A sentence that says what the tool does NOT do ("never writes to disk") proves nothing.
 _NEGATION = regex(r"\b(?:not|never|no|nothing|none|without|cannot|neither|nor|instead)\b|n't\b|\brather than\b", re.I)
 _SENTENCE = regex(r"(?<=[.!?;])\s+|\n+")
@@ -73,7 +76,7 @@ def writes_to_place(tool: Mapping[str, Any]) -> WriteEvidence | None:
             for sentence in _sentences(own, own_names):
                 if _write_verb_at(_words(sentence)) is not None:
                     return WriteEvidence(_trim(sentence), name, "parameter description")
-    targets = _PLACE_NOUNS | {name.lower() for name, _ in places}
+    targets = _PLACE_NOUNS | {name.lower() for name, _ in places} if places else _PLACE_NOUNS - _CALLER_PLACES
     for sentence in _sentences(description, own_names):
         words = _words(sentence)
         at = _write_verb_at(words)

@@ -24,8 +24,9 @@ class ReadOnlyToolWritesFile(ToolRule):
     writes to a file, a path or disk ("Take a screenshot and save it to the given
     path"). Tools MCP410 already flags are left to it. A path that is only read
     ("Read the file at path"), a search filter `path`, an `output_format` choice,
-    an adjective ("a saved file") and sentences saying what the tool does not do
-    ("never writes to disk") stay silent. It is a warning because annotations are
+    an adjective ("a saved file"), sentences saying what the tool does not do
+    ("never writes to disk") and a path only a caller could name in a listing that
+    takes none ("local mode can save to a path": another mode of the tool) stay silent. It is a warning because annotations are
     hints.
 
     ## Bad
