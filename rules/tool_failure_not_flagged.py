@@ -18,7 +18,8 @@ class ToolFailureNotFlagged(TrafficRule):
     A tool's own failure (a file that is not there, an upstream API refusing) belongs in
     the result with `isError: true` (ERR-03, RES-08): clients and models read the flag to
     tell a failure from an answer, and retry or correct themselves. A result whose
-    structured content, or whose one text block holding a JSON object, says
+    structured content (inside FastMCP's `{"result": ...}` wrapper, when that is all
+    it holds), or whose one text block holding a JSON object, says
     `"success": false` or `"ok": false`, or is nothing but an error object
     (`{"error": "Document report.docx does not exist"}`), is a failure dressed as a
     success. Failures told only in prose are not judged: prose that reads like a failure
@@ -72,9 +73,14 @@ class ToolFailureNotFlagged(TrafficRule):
 
 
 def _data(result: dict) -> tuple[tuple, object]:
-    """The result's own data: its structuredContent, else its one text block parsed as JSON."""
-    if isinstance(result.get("structuredContent"), dict):
-        return ("structuredContent",), result["structuredContent"]
+    """The result's own data: its structuredContent, else its one text block parsed as JSON.
+    A structuredContent of one member "result" holding an object is that object: FastMCP wraps
+    a tool's return value so (`{"result": {"error": "..."}}`)."""
+    structured = result.get("structuredContent")
+    if isinstance(structured, dict):
+        if len(structured) == 1 and isinstance(structured.get("result"), dict):
+            return ("structuredContent", "result"), structured["result"]
+        return ("structuredContent",), structured
     content = result.get("content")
     if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict):
         text = content[0].get("text")
