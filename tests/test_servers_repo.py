@@ -498,6 +498,13 @@ def test_init_says_a_typescript_server_must_be_built_first(tmp_path):
      r"[Redis Fatal] Stack: Error: Max retries reached\n    at RedisSocket.connect (/r/socket.js:162:117)\n"
      r"    at async runServer (file:///r/dist/index.js:240:9)", "[Redis Fatal] Error: Error: Max retries reached"),
     (r"starting\nfatal: no config\n    at main (/r/index.js:3:1)", "fatal: no config"),
+    # chroma-mcp on an unknown method: an exception group's boxed tracebacks (mcp 1.6 over anyio)
+    (r"  + Exception Group Traceback (most recent call last):\n  |   File \"/r/server.py\", line 9, in run\n"
+     r"  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n  +-+---------------- 1 ----------------\n"
+     r"    | Traceback (most recent call last):\n    |   File \"/r/session.py\", line 3, in receive\n"
+     r"    | pydantic_core._pydantic_core.ValidationError: 1 validation error for ServerRequest\n"
+     r"    +------------------------------------",
+     "pydantic_core._pydantic_core.ValidationError: 1 validation error for ServerRequest"),
 ])
 def test_a_start_failure_is_told_by_its_exception_line(tail, gist):
     """One line that says what went wrong: Node prints its version after the error, and a Python

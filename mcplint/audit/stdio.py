@@ -338,10 +338,21 @@ def stderr_gist(text: str) -> str:
     """Of a server's stderr, the last line that names an exception, else its last line that is
     not a stack frame: a crashing server's traceback or Node's error dump told in one line ('' when
     it wrote nothing)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line for line in map(_unboxed, text.splitlines()) if line]
     named = [line for line in lines if _EXCEPTION_LINE.match(line)]
     plain = [line for line in lines if not _FRAME_LINE.match(line)]
     return (named or plain or lines or [""])[-1]
+
+
+def _unboxed(line: str) -> str:
+    """A line of stderr stripped, without the box Python draws around an exception group's
+    tracebacks ("  | ValueError: ..." is the error; "  +---------------- 1 ----" says nothing)."""
+    line = line.strip()
+    if line[:1] in ("|", "+"):
+        line = line.lstrip("|+ ")
+        if not line.strip("-+ 0123456789"):
+            return ""
+    return line
 
 
 def printable(text: str) -> str:
