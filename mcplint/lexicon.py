@@ -29,13 +29,13 @@ _VERBS = """
     align allocate allow alter amend analyse analyze animate annotate announce anonymize
     answer append apply approve approximate archive arrange ask assemble assert assess assign assist
     associate attach attempt audit augment authenticate authorize autocomplete autofill average
-    await backfill backup ban batch beautify benchmark bind bisect blacklist blame block
+    await backfill backup ban batch beautify begin benchmark bind bisect blacklist blame block
     blur book bookmark boost bootstrap brainstorm branch break broadcast browse buffer
     build bump bundle buy cache calculate calibrate call cancel capitalize caption
     capture cast catalog categorize center centre chain change charge chart chat check
     checkout checkpoint choose chunk cite claim clarify classify clean cleanse cleanup
     clear click clip clone close cluster collaborate collapse collect combine comment
-    commit compact compare compile complete compose compress compute concatenate conduct
+    commence commit compact compare compile complete compose compress compute concatenate conduct
     configure confirm connect consider consolidate construct consume contact continue contrast
     contribute converse convert copy correct correlate count crawl create crop curate customize
     cut deactivate debug decide declare decline decode decompress decrement decrypt
@@ -45,13 +45,13 @@ _VERBS = """
     dispatch display dispose distribute divide do download downvote draft drag draw drop
     dump duplicate echo edit elicit email embed emit emphasize empty emulate enable
     encode encourage encrypt end enforce enhance enlist enqueue enrich ensure enter
-    enumerate erase escalate escape estimate evaluate evict examine exchange exclude
+    enumerate erase escalate escape establish estimate evaluate evict examine exchange exclude
     exec execute exit expand expire explain explore export expose extend extract fail
     feed fetch fill filter finalize find finish fit fix flag flatten flip flush focus fold
     follow force forecast forget fork format forward freeze fuzz gain gather gauge generate
-    geocode get give go grab grade grant greet grep group guarantee guess guide handle
+    geocode get give go grab grade grant greet grep group guarantee guess guide halt handle
     hash help hide highlight hint hold hover hunt identify ignore illustrate import
-    improve include increase increment index infer inform ingest initialize inject
+    improve include increase increment index infer inform ingest initialize initiate inject
     insert inspect install instantiate integrate interact intercept interpolate
     interpret interrupt introspect invalidate invert investigate invite invoice invoke
     issue iterate join judge jump keep kick kill label launch learn leave let lift like
@@ -61,13 +61,13 @@ _VERBS = """
     move multiply mutate mute navigate negotiate normalize notarize notify obfuscate
     observe obtain offer onboard open operate optimize orchestrate order organize
     outline overlay override overwrite pack package page pair paginate paint pan parametrize
-    paraphrase parse partition pass paste patch pause pay perform persist pick pin ping
+    paraphrase parse partition pass paste patch pause pay peek perform persist pick pin ping
     pivot place plan play plot poll populate post predict prefetch preload prepare
     prepend preprocess present preserve press pretty-print preview print prioritize
     probe proceed process produce profile promote prompt pronounce proofread propose
     protect prove provide provision proxy prune publish pull purchase purge push put
     quantize query queue quit quote raise randomize rank rate reach react read reason
-    rebase rebuild recalculate recall receive recognize recommend reconcile record
+    rebase reboot rebuild recalculate recall receive recognize recommend reconcile record
     recover redact redeem redirect redo reduce refactor refine reflect reformat refresh
     refund regenerate register reindex reject relay release reload remember remind remix
     remove rename render renew reopen reorder reorganize repair repeat rephrase replace
@@ -78,7 +78,7 @@ _VERBS = """
     run sample sanitize save say scaffold scale scan schedule scope score scrape
     screenshot scroll search secure see seed seek segment select sell send serialize
     serve set settle setup share sharpen shift shorten show shrink shuffle shutdown sift sign
-    signal signup simplify simulate sketch skip sleep slice smooth snapshot sniff snip
+    signal signup simplify simulate sketch skim skip sleep slice smooth snapshot sniff snip
     snooze solve sort spawn speak specify spell spellcheck spin split squash stage stamp
     standardize star start stash stat step stop store stream strip stub study submit
     subscribe substitute subtract suggest sum summarise summarize supply suspend swap
@@ -220,7 +220,8 @@ def opening_problem(text: str, extra: Iterable[str] = (), *, labels: bool = True
                     ) -> tuple[str, str, str | None] | None:
     """Why ``text`` (a tool description) does not open with an action verb, as
     ``(kind, what it opens with, suggested verb or None)``, or None when it does.
-    Kinds: ``preamble`` ("This tool ..."), ``gerund`` ("Getting"), ``not-verb``.
+    Kinds: ``preamble`` ("This tool ..."), ``gerund`` ("Getting"), ``not-verb`` (what it
+    opens with is then the first word, or an adverb and the word after it: "Manually frobnicate").
     An imperative ("Get") and a third-person form ("Gets", "Fetches") are both
     action verbs. Leading markup, quotes, pictographs, list numbers, ``[TAG]``/``(tag)``,
     ``NOTE:``-style labels and section headings ("Purpose:"), and adverbs ("Recursively
@@ -274,6 +275,12 @@ def opening_problem(text: str, extra: Iterable[str] = (), *, labels: bool = True
         return "gerund", word, base
     if not reads_as_english(rest, extra):
         return None  # another language: the English lexicon cannot judge its first word
+    if _skippable(word) and len(words) > skipped + 1:
+        following = words[skipped + 1]
+        if following.isalpha() and following.lower() not in NON_VERB_OPENERS and not _skippable(following):
+            # "Manually initiate": the adverb is no verb; the word after it is the one to judge
+            # (and the one that extra-verbs would need).
+            return "not-verb", f"{word} {following}", None
     return "not-verb", word, None
 
 

@@ -85,11 +85,15 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
 # "guide", "report", "person", etc.': basic-memory's note_type), a list inside parentheses ('protected
 # branches (main, master, production, etc.)', '(1 for first parent, 2 for second, etc.)': git-mcp-
 # server), or a list after "e.g." or "such as". A bare 'orders, invoices, etc.' stays vague, and so
-# does 'stuff' anywhere.
-_QUOTED_VALUE = r"""(?:"[^"\n]{1,80}"|`[^`\n]{1,80}`|\u201c[^\u201d\n]{1,80}\u201d)"""
+# does 'stuff' anywhere. A quoted value may be followed by what it means ("Use 'hour' for very recent
+# news, 'day' for today's updates, etc.": perplexity's search_recency_filter); single quotes count
+# only where no letter touches them (not the apostrophes of "don't, can't, etc.").
+_QUOTED_VALUE = (r"""(?:"[^"\n]{1,80}"|`[^`\n]{1,80}`|\u201c[^\u201d\n]{1,80}\u201d"""
+                 r"""|\u2018[^\u2019\n]{1,80}\u2019|(?<![\w'])'[^'\n]{1,80}'(?![\w']))""")
+_EXPLAINED_VALUE = rf"""{_QUOTED_VALUE}(?:[ \t]+[^,;:()"`\n]{{1,80}}?)?"""  # 'day' for today's updates
 _INDEX_VALUE = r"(?:\[[^\]\n]{1,20}\]|\b\d{1,9})"  # a sequence goes on: nothing vague about its end
 _EXAMPLES_BEFORE = regex(
-    rf"(?:{_QUOTED_VALUE}\s*,\s*)+{_QUOTED_VALUE}\s*,?\s*$"  # "a", "b", etc.
+    rf"(?:{_EXPLAINED_VALUE}\s*,\s*)+{_EXPLAINED_VALUE}\s*,?\s*$"  # "a", "b", etc.; 'a' for x, 'b' for y, etc.
     rf"|(?:{_INDEX_VALUE}\s*,\s*)+{_INDEX_VALUE}\s*,?\s*$"  # [0], [1], etc. (desktop-commander); 1, 2, 3, etc.
     r"|\([^()\n]{1,300}?,\s*(?:and\s+|or\s+)?$"  # (a, b, etc.)
     r"|\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))[:,]?\s+[^.;:()\n]{1,300}?(?:,\s*|\s+)$",
@@ -101,6 +105,37 @@ MAX_EXAMPLE_LOOKS = 32  # per text: a hostile text of a million "etc." costs 32 
 def _after_example_values(phrase: str, text: str, start: int) -> bool:
     return phrase.lower().startswith(_OPEN_ENDINGS) and \
         _EXAMPLES_BEFORE.search(text, max(0, start - 400), start) is not None
+
+
+_WORDS = regex(r"[^\W_]+")
+_SENTENCE_END = regex(r"[.!?;](?=\s)|\n")
+
+
+def value_words(value: str) -> str:
+    """A value's words, lower case, one space between them ('academic-papers' -> 'academic papers')."""
+    return " ".join(_WORDS.findall(value.lower()))
+
+
+def ends_named_values(phrase: str, text: str, start: int, values: frozenset[str]) -> bool:
+    """Whether the open ending ``phrase`` at ``start`` follows two or more of ``values`` (a
+    parameter's enum, as ``value_words``) named in the text before it: "hour, day, week, etc." of
+    an enum of hour ... year stands for the enum's other values, which the schema lists."""
+    if not values or not phrase.lower().startswith(_OPEN_ENDINGS):
+        return False
+    begin = max(0, start - 400)
+    begin = max((m.end() for m in _SENTENCE_END.finditer(text, begin, start)), default=begin)  # its sentence
+    words = value_words(text[begin:start])
+    single = values & set(words.split())  # one-word values: a set intersection
+    if len(single) >= 2:
+        return True
+    before = f" {words} "
+    named = len(single)
+    for value in values:
+        if " " in value and f" {value} " in before:
+            named += 1
+            if named == 2:
+                return True
+    return False
 
 
 def _closes_parenthesis(text: str, start: int) -> bool:

@@ -12,6 +12,11 @@ def _like(word: str, example: str) -> str:
     return word.capitalize() if example[:1].isupper() else word
 
 
+def _adverb(opening: str) -> bool:
+    """An opening of one word that is an adverb ("Only"): adding it to extra-verbs would be wrong."""
+    return " " not in opening and opening.lower().endswith("ly") and len(opening) > 3
+
+
 class DescriptionNotImperative(ToolRule):
     """A tool description does not start with an action verb.
 
@@ -30,7 +35,8 @@ class DescriptionNotImperative(ToolRule):
     four words before `:`, `|` or a dash ("Notion | Retrieve a user", "Goal Seek: change
     …") and adverbs ("Recursively search …") are skipped, and a description that opens
     with a template placeholder (`{verb} the record`) is not judged. A verb missing
-    from the lexicon can be added with the `extra-verbs` option.
+    from the lexicon can be added with the `extra-verbs` option; after an adverb
+    ("Manually frobnicate …") the message names the word after it, the one to add.
 
     The lexicon is English, so a description in another language is not judged. A
     description counts as English when most of its letters are Latin (Chinese,
@@ -60,6 +66,8 @@ class DescriptionNotImperative(ToolRule):
       {"name": "fetch_page", "description": "Fetches a web page and returns it as Markdown.", "inputSchema": {"type": "object"}},
       {"name": "wetter", "description": "Ruft die Wettervorhersage für eine Stadt ab.", "inputSchema": {"type": "object"}},
       {"name": "search_docs", "description": "Recursively search the documentation for a phrase.", "inputSchema": {"type": "object"}},
+      {"name": "start_auth", "description": "Manually initiate the OAuth flow and return the URL to open.", "inputSchema": {"type": "object"}},
+      {"name": "peek_collection", "description": "Peek at the first documents in a collection.", "inputSchema": {"type": "object"}},
       {"name": "read_file", "description": "DEPRECATED: Use read_text_file instead.", "inputSchema": {"type": "object"}},
       {"name": "get_user", "description": "Notion | Retrieve a user by ID.", "inputSchema": {"type": "object"}}
     ]}
@@ -97,8 +105,9 @@ class DescriptionNotImperative(ToolRule):
             message = f"Description starts with '{opening}'; use the imperative '{_like(verb, opening)}'"
         else:
             hint = ""
-            if opening.lower() not in NON_VERB_OPENERS and opening.isalpha():
-                hint = f", or add '{opening.lower()}' to extra-verbs if it is a verb"
+            word = opening.rsplit(" ", 1)[-1]  # after an adverb ("Manually initiate"), the word to add
+            if word.lower() not in NON_VERB_OPENERS and word.isalpha() and not _adverb(opening):
+                hint = f", or add '{word.lower()}' to extra-verbs if it is a verb"
             message = (f"Description starts with '{opening}', not an action verb; start with what "
                        f"the tool does, e.g. 'Get …' or 'Create …'{hint}")
         yield Violation(ptr / "description", message)

@@ -4,7 +4,7 @@ from mcplint.document import listing
 from mcplint.document.tool_texts import joined_texts, non_ascii_texts
 from mcplint.document.text_census import TextGate
 from mcplint.findings import Severity
-from mcplint.marketing import ADVICE, MarketingMatcher
+from mcplint.marketing import ADVICE, MAX_EXAMPLE_LOOKS, MarketingMatcher, ends_named_values, value_words
 from mcplint.rule import Option, RuleOptions, ToolRule, Violation
 
 _FIELDS = {"name": "Tool name", "title": "Tool title", "description": "Tool description",
@@ -34,8 +34,11 @@ class MarketingLanguage(ToolRule):
     Chatty phrases ("Hey there!", "Happy to help", "!!!") waste tokens, and vague
     endings ("and more", "etc.", "stuff") hide what the tool really does. (An open
     ending after values shown as examples is not reported: two or more quoted values,
-    `Can be "guide", "report", etc.`, a list in parentheses, `(main, master, etc.)`,
-    or one after "e.g." or "such as": the examples show the form of an open set.)
+    `Can be "guide", "report", etc.`, each perhaps followed by what it means,
+    `Use 'hour' for recent news, 'day' for today, etc.`, a list in parentheses,
+    `(main, master, etc.)`, or one after "e.g." or "such as": the examples show the
+    form of an open set. Nor is one after two or more of the parameter's own `enum`
+    values, `hour, day, week, etc.`: the enum lists the rest.)
 
     Prompt and resource descriptions are read by the model in the same way.
 
@@ -65,6 +68,12 @@ class MarketingLanguage(ToolRule):
 
     ```json
     {"prompts": [{"name": "write_release_notes", "description": "Draft release notes from the merged pull requests of a milestone."}]}
+    ```
+
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web.", "inputSchema": {"type": "object", "properties": {
+      "recency": {"type": "string", "enum": ["hour", "day", "week", "month", "year"],
+                  "description": "Use 'hour' for very recent news, 'day' for today's updates, 'week' for this week, etc."}}}}]}
     ```
     """
 
@@ -104,8 +113,10 @@ class MarketingLanguage(ToolRule):
         if not matcher.may_match(gate):  # one pass over all texts: most tools
             return
         values = _enum_values(ctx.doc, ptr, tool)
+        closed = _closed_sets(ctx.doc, ptr, tool)
         for text_ptr, what, text in ctx.doc.texts(ptr, tool):
-            yield from _found(text_ptr, what, text, matcher, allow, "tool", values)
+            yield from _found(text_ptr, what, text, matcher, allow, "tool", values,
+                              closed.get(text_ptr.parent) if text_ptr[-1] == "description" else None)
 
 
 @lru_cache(maxsize=64)
@@ -126,17 +137,36 @@ def _enum_values(doc, ptr, tool) -> frozenset[str]:
     return frozenset(values)
 
 
+def _closed_sets(doc, ptr, tool) -> dict:
+    """Parameter pointer -> its enum's string values (or its items' enum's), as ``value_words``:
+    an open ending after some of them stands for the others, which the schema lists."""
+    found = {}
+    for param_ptr, _, schema in doc.parameters(ptr, tool):
+        if not isinstance(schema, dict):
+            continue
+        enum = schema.get("enum")
+        if not isinstance(enum, list) and isinstance(schema.get("items"), dict):
+            enum = schema["items"].get("enum")
+        if isinstance(enum, list):
+            found[param_ptr] = frozenset(value_words(v) for v in enum[:1000] if isinstance(v, str))
+    return found
+
+
 def _normal(text: str) -> str:
     return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
 
 
-def _found(text_ptr, what, text, matcher, allow, noun, values=frozenset()):
+def _found(text_ptr, what, text, matcher, allow, noun, values=frozenset(), closed=None):
     if what == "name" or what.endswith(" name"):
         text = text.replace("_", " ").replace("-", " ").replace(".", " ")
     found: dict[str, dict[str, None]] = {}
-    within = None
+    within, looks = None, 0
     for kind, match, start in matcher.found_at(text):
         phrase = " ".join(match.split())
+        if closed and kind == "vague" and looks < MAX_EXAMPLE_LOOKS:
+            looks += 1
+            if ends_named_values(phrase, text, start, closed):
+                continue  # "hour, day, week, etc." of an enum that lists them all
         if phrase.lower() not in allow and _normal(phrase) not in values:
             found.setdefault(kind, {})[f"'{phrase}'"] = None
             within = within or (start, start + len(match))

@@ -70,6 +70,19 @@ def test_mcp211_english_that_does_not_open_with_a_verb_still_fires(text, opening
     assert f"'{opening}'" in finding.message
 
 
+@pytest.mark.parametrize("text,hint", [
+    ("Manually frobnicate the widget for the user.", "frobnicate"),  # the verb extra-verbs needs, not 'manually'
+    ("Only the owner of the file can see the result.", None),  # an adverb is never a verb to add
+    ("Weather alerts for a US state.", "weather"),
+])
+def test_mcp211_suggests_only_a_word_that_extra_verbs_would_need(text, hint):
+    (finding,) = _findings("MCP211", text)
+    if hint is None:
+        assert "extra-verbs" not in finding.message
+    else:
+        assert f"add '{hint}' to extra-verbs" in finding.message
+
+
 # -- MCP212: words are counted in scripts written without spaces -------------------------------
 
 @pytest.mark.parametrize("text", [

@@ -19,7 +19,8 @@ def test_lexicon_is_lowercase_base_forms():
     for verb in ("get", "list", "create", "search", "fetch", "read", "write", "update", "delete",
                  "run", "execute", "send", "calculate", "convert", "find", "return", "retrieve",
                  "generate", "add", "remove", "set", "check", "validate", "query", "open", "close",
-                 "move", "copy", "rename", "summarize", "translate", "analyze", "summarise", "analyse"):
+                 "move", "copy", "rename", "summarize", "translate", "analyze", "summarise", "analyse",
+                 "initiate", "initialize", "begin", "start", "launch", "trigger", "kick", "peek", "preview"):
         assert verb in IMPERATIVE_VERBS, verb
 
 
@@ -74,6 +75,15 @@ def test_verb_of_gerund(word, base):
     ("Helps analyze problems", ("preamble", "Helps", "analyze")),
     ("Note: this tool is slow", ("preamble", "this tool", None)),
     ("Weather for a city", ("not-verb", "Weather", None)),
+    # Verbs of starting and looking (workspace's start_google_auth, chroma's peek_collection).
+    ("Initiate the OAuth flow for the user and return the URL to open.", None),
+    ("Manually initiate the OAuth flow for the user, then return the URL to open.", None),
+    ("Peek at documents in a collection.", None),
+    ("Begin a new session for the user.", None),
+    ("Optionally return the raw HTML of the page.", None),
+    # After an adverb, the word that follows is judged (and named): "Manually" is no verb to add.
+    ("Manually frobnicate the widget for the user.", ("not-verb", "Manually frobnicate", None)),
+    ("Only the owner of the file may see it.", ("not-verb", "Only", None)),
 ])
 def test_opening_problem(text, expected):
     assert opening_problem(text) == expected
@@ -135,6 +145,11 @@ def test_count_words_stops_at_enough():
     ('Can be "guide", etc.', ["vague"]),  # one value is not a list
     ('Values "x", "y", or stuff', ["vague"]),  # only the open endings
     ("Look up (orders) invoices, etc.", ["vague"]),  # the list is not inside the parentheses
+    # Single-quoted values, each followed by what it means (perplexity's search_recency_filter).
+    ("Use 'hour' for very recent news, 'day' for today's updates, 'week' for this week, etc.", []),
+    ('Sort with "asc" for oldest first, "desc" for newest first, etc.', []),
+    ("Use 'hour' for very recent news, etc.", ["vague"]),  # one value is not a list
+    ("Files you don't own, folders you can't read, etc.", ["vague"]),  # apostrophes are not quotes
 ])
 def test_marketing_matcher(text, kinds):
     assert [kind for kind, _ in MarketingMatcher().findall(text)] == kinds
