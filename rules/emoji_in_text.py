@@ -1,9 +1,11 @@
+import re
 from functools import lru_cache
 
 from mcplint.document.tool_texts import non_ascii_texts
 from mcplint.document.text_census import text_census
 from mcplint.emoji import find_emoji, may_contain_emoji
 from mcplint.findings import Severity
+from mcplint.regex_cache import regex
 from mcplint.rule import ToolRule, Violation
 
 _FIELDS = {"name": "Tool name", "title": "Tool title", "description": "Tool description",
@@ -24,7 +26,9 @@ class EmojiInText(ToolRule):
     U+FE0F (⚠️), keycaps (1️⃣), flags (🇫🇷) and ZWJ sequences (👨‍👩‍👧). Text symbols
     such as °, €, →, ✓, ©, letters of any script, and math signs are fine, and so is
     an emoji quoted alone as an example of a value (`like '📝' or '🚀'` for a parameter
-    that takes an icon). Checked:
+    that takes an icon), or given as an example after "e.g.", "for example" or "such
+    as" in the text of a parameter (or tool) about emoji or reactions (`The emoji to
+    react with (e.g. 👍)`). Checked:
     the name, `title`, `description`, `annotations.title`, and the `title` and
     `description` of every parameter in `inputSchema` and `outputSchema`; likewise
     the name, `title` and `description` of every prompt, resource and resource
@@ -54,6 +58,12 @@ class EmojiInText(ToolRule):
     {"resources": [{"uri": "file:///data/zurich.csv", "name": "Zürich.csv", "title": "Zürich temperatures (°C)",
                     "mimeType": "text/csv"}]}
     ```
+
+    ```json
+    {"tools": [{"name": "create_reaction", "description": "Add an emoji reaction to a chat message.", "inputSchema": {
+      "type": "object", "properties": {"emoji": {"type": "string", "description": "The emoji character to react with (e.g. 👍)."}}
+    }}]}
+    ```
     """
 
     code = "MCP220"
@@ -79,15 +89,20 @@ class EmojiInText(ToolRule):
 
 
 @lru_cache(maxsize=4096)  # tools repeat their texts (descriptions, parameter descriptions)
-def _listed(text: str) -> tuple[str, int]:
+def _listed(text: str, named: bool = False) -> tuple[str, int]:
     """The text's emoji, each once, separated by spaces ("" when it has none), and where the
     first is; an emoji quoted alone ("any emoji character like '📝' or '🚀'") is an example of
-    a value, not decoration, and is left out."""
-    found, first, at = [], -1, 0
+    a value, not decoration, and is left out. So is, in a text about emoji (``named``: its label
+    says so, or the text does before the emoji), one given as an example after "e.g.", "for
+    example" or "such as", and the ones listed after it ("(e.g. 👍)", "such as 🎉, 👀 or 🚀")."""
+    found, first, at, example_end = [], -1, 0, -1
+    about = 0 if named else _about_emoji_at(text)  # where the text first says "emoji" (-1: never)
     for emoji in find_emoji(text):
         start = text.find(emoji, at)  # (find_emoji's clusters are substrings of the text, in order)
         end = start + len(emoji)
-        if start < 0 or not (0 < start and end < len(text) and _QUOTES.get(text[start - 1]) == text[end]):
+        if start >= 0 and 0 <= about < start and _example(text, start, example_end):
+            example_end = end
+        elif start < 0 or not (0 < start and end < len(text) and _QUOTES.get(text[start - 1]) == text[end]):
             found.append(emoji)
             first = start if first < 0 else first
         at = max(at, end)
@@ -95,10 +110,26 @@ def _listed(text: str) -> tuple[str, int]:
 
 
 _QUOTES = {"'": "'", '"': '"', "`": "`", "\u2018": "\u2019", "\u201c": "\u201d", "\u00ab": "\u00bb"}
+# What makes an emoji an example value: a marker right before it, or another example and a separator.
+_EXAMPLE_MARKER = regex(r"(?:\be\.\s?g\.?|\beg\.|\bfor\s+(?:example|instance)|\bsuch\s+as)[:,]?\s*$", re.I)
+_EXAMPLE_SEPARATOR = regex(r"\s*(?:,|/|,?\s*\b(?:or|and)\b)\s*", re.I)
+_ABOUT_EMOJI = regex(r"emoji|emoticon|reaction", re.I)
+
+
+def _about_emoji_at(text: str) -> int:
+    found = _ABOUT_EMOJI.search(text)
+    return found.start() if found else -1
+
+
+def _example(text: str, start: int, example_end: int) -> bool:
+    """Whether the emoji at ``start`` is given as an example of a value (after "e.g." or another example)."""
+    if example_end >= 0 and _EXAMPLE_SEPARATOR.fullmatch(text, example_end, start):
+        return True
+    return _EXAMPLE_MARKER.search(text, max(0, start - 20), start) is not None
 
 
 def _found(text_ptr, what, text):
-    listed, at = _listed(text)
+    listed, at = _listed(text, _ABOUT_EMOJI.search(what) is not None)
     if listed:
         label = _FIELDS.get(what, what[0].upper() + what[1:])
         first = listed.split(" ", 1)[0]
