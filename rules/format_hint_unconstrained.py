@@ -31,11 +31,16 @@ _DATE_SHOWN = regex(
 # A "path" into a document, an API or a search, not the file system: `jsonPath` described as "JSONPath
 # expression ('$.panels[0].title')", `search_folder` ("Search folders by path using partial matching"):
 # grafana. Told by an earlier word of the name, or by the description.
+# So are the identifier paths of an API's groups, namespaces and projects (gitlab's `my-group/sub/project`:
+# "The path of the group", "Namespace path to verify", "Project path/slug", "full project path", "Project ID
+# or URL-encoded path"); a project's path on disk ("path to the project directory") stays a file path.
 _NOT_FILES_BY_NAME = {"json", "jmes", "property", "field", "dot", "url", "api", "route", "endpoint",
-                      "search", "query", "filter", "match", "find"}
+                      "search", "query", "filter", "match", "find", "group", "namespace"}
 _NOT_FILES_DESCRIBED = regex(
     r"\b(?:JSON\s?Path|JSON\s?Pointer|XPath|JMESPath|jq|dot(?:ted)?[- ](?:notation|path)|(?:property|field|object|"
-    r"key|URL|API|request|route)\s+path|partial match(?:ing|es)?)\b", re.I)
+    r"key|URL|API|request|route)\s+path|partial match(?:ing|es)?"
+    r"|(?:sub)?group\s+path|namespace\s+path|full\s+(?:project|group|namespace)\s+path"
+    r"|path\s+of\s+the\s+(?:sub)?(?:group|namespace)|URL[- ]encoded\s+path|slug)\b", re.I)
 # A parameter called `file` may carry the file itself rather than its path.
 _FILE_CONTENT = regex(r"\b(?:contents?|base64|bytes|data|text)\b", re.I)
 
@@ -55,7 +60,9 @@ class FormatHintUnconstrained(Rule):
     last word, or `email` in `email_address`, counts, so `update`, `pathway`,
     `link_text` or `time_zone` are not matched. A path into a document or an API rather than the file
     system (`json_path`, `url_path`, `search_folder`, a description naming JSONPath, JSON Pointer or
-    XPath) is not taken for a file-system path.
+    XPath), and the identifier path of an API's group, namespace or project (`group_path`, "The path of
+    the group", "Project path/slug", "full project path", "URL-encoded path") are not taken for
+    file-system paths.
 
     ## Bad
     ```json
@@ -68,7 +75,9 @@ class FormatHintUnconstrained(Rule):
     {"tools": [{"name": "subscribe", "inputSchema": {"type": "object", "properties": {
       "callback_url": {"type": "string", "format": "uri", "description": "Where to send events."},
       "since": {"type": "string", "description": "Start date in ISO 8601 format."},
-      "link_text": {"type": "string", "description": "Text of the link."}}}}]}
+      "link_text": {"type": "string", "description": "Text of the link."}}}},
+     {"name": "create_group", "inputSchema": {"type": "object", "properties": {
+      "path": {"type": "string", "description": "The path of the group, e.g. my-group/sub-group."}}}}]}
     ```
     """
 
