@@ -22,7 +22,10 @@ class ParameterDescriptionMissing(Rule):
     parameter's whole schema. Parameters are the `inputSchema` properties, including
     nested ones under object parameters and array `items`. A parameter the tool's
     description documents (a docstring's `Args:` line, `:param path:`, `@param path`,
-    as SDKs that build descriptions from docstrings leave it), or a nested parameter
+    as SDKs that build descriptions from docstrings leave it, or a clause of its prose
+    that names it exactly, as in "optional max_comments to limit results": by a name
+    such as `max_comments` or `pageToken` that no English word is, or by any name in
+    backticks or quotes, and followed by what it is for), or a nested parameter
     the enclosing parameter's description names ("lang and tz set the language"), is
     reported as a hint (info): the model reads it there, but clients that list
     parameters show only the parameter's own description. An object that admits only
@@ -121,8 +124,9 @@ def _documented(description: str) -> dict[str, str]:
 
 def _documented_elsewhere(violation, doc):
     """The finding for a top-level parameter its tool's description documents (an "Args:"
-    line): a hint to move that text into the parameter's own description, where clients that
-    show parameters read it, at info; None for any other finding."""
+    line, or a clause of prose that explains it by name): a hint to move that text into the
+    parameter's own description, where clients that show parameters read it, at info; None for
+    any other finding."""
     pointer = violation.pointer
     if len(pointer) < 3 or pointer[-2] != "properties":
         return None
@@ -134,13 +138,76 @@ def _documented_elsewhere(violation, doc):
         return None
     description = tool.get("description") if isinstance(tool, dict) else None
     name = pointer[-1]
-    text = _documented(description).get(name) if isinstance(description, str) else None
-    if not text:
+    if not isinstance(description, str) or not isinstance(name, str):
         return None
-    shown = text if len(text) <= 60 else text[:57] + "..."
+    text = _documented(description).get(name)
+    if text:
+        shown = f"{name}: {text if len(text) <= 60 else text[:57] + '...'}"
+    else:
+        shown = _explained(description[:_MAX_DOCUMENTED], name)
+        if not shown:
+            return None
     return Violation(pointer, f"Parameter '{name}' is described only in the tool's description "
-                              f"('{name}: {shown}'); put that in the parameter's own description, "
+                              f"('{shown}'); put that in the parameter's own description, "
                               "where clients that show parameters read it", severity=Severity.INFO)
+
+
+# A parameter the description explains in running prose ("optional max_comments to limit results":
+# google-workspace), named exactly: by a name no English word is (`max_comments`, `pageToken`), or
+# by any name in code or quotes (`limit`), and followed by what it is for ("to limit results", "for
+# paging", "sets the language", "is the token of the next page"). A name only mentioned ("Requires
+# comment_id and comment_content", "parent_id is optional", a signature "spreadsheet_id: str") is not.
+_IDENTIFIER = regex(r"[A-Za-z$][\w$]*(?:_[\w$]+|[a-z][A-Z])[\w$]*|_[\w$]+")
+_EXPLAINS_AFTER = (
+    r"[ \t]+(?:(?:to|for)[ \t]+(?!be\b)[a-z]+(?![\w$])"
+    r"|(?:sets|limits|caps|controls|specifies|selects|filters|chooses|restricts|determines|defines|overrides"
+    r"|enables|disables|toggles)\b|(?:is|are)[ \t]+(?:the|a|an)[ \t]+[a-z]+(?![\w$]))")
+_EXPLAINED_MENTION = regex(
+    r"(?:(?<![\w$.-])(?P<bare>[A-Za-z_$][\w$]{0,80})(?![\w$-])|(?P<q>[`'\"])(?P<quoted>[A-Za-z_$][\w$.-]{0,80})(?P=q))"
+    rf"(?={_EXPLAINS_AFTER})")
+_CLAUSE_END = regex(r"[.!?](?=\s|$)|[;()\[\]\n]")
+
+
+@lru_cache(maxsize=256)  # once per description, whatever the number of its parameters
+def _explained_mentions(description: str) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    """Where the description first names each word followed by what it is for: bare, and in code or quotes."""
+    bare: dict[str, tuple[int, int]] = {}
+    quoted: dict[str, tuple[int, int]] = {}
+    for match in _EXPLAINED_MENTION.finditer(description):
+        if match["bare"]:
+            bare.setdefault(match["bare"], match.span())
+        else:
+            quoted.setdefault(match["quoted"], match.span())
+    return bare, quoted
+
+
+def _explained(description: str, name: str) -> str | None:
+    """The clause of ``description`` that explains the parameter ``name`` (shortened to about 60
+    characters around it), or None when none does."""
+    bare, quoted = _explained_mentions(description)
+    span = quoted.get(name) or (bare.get(name) if _IDENTIFIER.fullmatch(name) else None)
+    if span is None:
+        return None
+    start, end = span
+    opened = max((m.end() for m in _CLAUSE_END.finditer(description, max(0, start - 300), start)), default=0)
+    closing = _CLAUSE_END.search(description, end)
+    text = " ".join(description[opened:closing.start() if closing else len(description)].split())
+    return _shortened(text, text.find(description[start:end]))
+
+
+def _shortened(text: str, at: int, limit: int = 60) -> str:
+    """``text`` cut at whole words to about ``limit`` characters around the word at ``at``."""
+    if len(text) <= limit:
+        return text
+    begin = max(0, min(at - 20, len(text) - limit + 3))
+    if begin:
+        space = text.find(" ", begin - 1, at)
+        begin = space + 1 if space >= 0 else at
+    piece = text[begin:begin + limit - 3]
+    if begin + limit - 3 < len(text):
+        cut = piece.rfind(" ")
+        piece = (piece[:cut] if cut > at - begin else piece) + "..."
+    return ("..." if begin else "") + piece
 
 
 _BRANCH_KEYS = ("anyOf", "oneOf", "allOf")

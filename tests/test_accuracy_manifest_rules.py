@@ -117,3 +117,14 @@ def test_mcp311_a_parameter_documented_in_the_tool_description_is_a_hint_not_a_w
                                                       "name": {"type": "string"}}})]})
     found = {f.pointer.rsplit("/", 1)[-1]: f.severity for f in lint_text(doc, select=["MCP311"])}
     assert found == {"path": Severity.INFO, "name": Severity.WARNING}
+
+
+def test_mcp311_a_parameter_the_tool_description_explains_in_prose_is_a_hint_not_a_warning():
+    """google-workspace's list_document_comments: "(optional max_comments to limit results)"."""
+    doc = json.dumps({"tools": [_tool(
+        description="List all comments from a Google Document (optional max_comments to limit results).",
+        inputSchema={"type": "object", "properties": {"max_comments": {"type": "integer"},
+                                                      "page_token": {"type": "string"},
+                                                      "limit": {"type": "integer"}}})]})
+    found = {f.pointer.rsplit("/", 1)[-1]: f.severity for f in lint_text(doc, select=["MCP311"])}
+    assert found == {"max_comments": Severity.INFO, "page_token": Severity.WARNING, "limit": Severity.WARNING}
