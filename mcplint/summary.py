@@ -11,7 +11,9 @@ from mcplint.regex_cache import regex
 from mcplint.text_safety import printable
 
 
-def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> dict:
+def summarize(findings: list[Finding], rules, files, skipped=(), errors=(), server_errors: int = 0) -> dict:
+    """``server_errors``: how many of ``errors`` are servers that could not be started or listed
+    (the rest are inputs that could not be read)."""
     by_severity = Counter(f.severity.value for f in findings)
     by_rule = Counter(f.code for f in findings)
     per_item = Counter(item for f in findings for item in f.checklist)
@@ -45,6 +47,7 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=()) -> d
         "tools": sum(f.tools for f in files),
         "skipped": len(skipped),
         "errors": len(errors),
+        **({"server_errors": server_errors} if server_errors else {}),
         "findings": len(findings),
         # findings beyond the per-rule cap, each set stood for by one note (present when some were)
         **({"left_out": left_out} if (left_out := sum(f.left_out for f in findings)) else {}),
@@ -59,6 +62,15 @@ def left_out_text(summary: dict) -> str:
     """' N more were left out (...)' when the per-rule cap left findings out, else ''."""
     count = summary.get("left_out")
     return f" {count:,} more were left out (a report shows at most {MAX_PER_RULE} per rule per file)." if count else ""
+
+
+def unread_text(summary: dict) -> str:
+    """What failed, as "2 files could not be read and 1 server could not be started or listed"."""
+    servers = summary.get("server_errors", 0)
+    files = summary.get("errors", 0) - servers
+    parts = ([f"{plural(files, 'file')} could not be read"] if files else []) + \
+        ([f"{plural(servers, 'server')} could not be started or listed"] if servers else [])
+    return " and ".join(parts)
 
 
 def nothing_read(summary: dict) -> bool:
@@ -126,5 +138,5 @@ def scope_text(summary: dict) -> tuple[str, str]:
     if summary.get("skipped"):
         tail.append(f"{plural(summary['skipped'], 'file')} skipped")
     if summary.get("errors"):
-        tail.append(f"{plural(summary['errors'], 'file')} could not be read")
+        tail.append(unread_text(summary))
     return scope, "".join(f", {part}" for part in tail)

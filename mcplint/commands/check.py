@@ -113,7 +113,9 @@ def _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, wri
         targets = ci.as_walked(targets, cfg)
     result = parallel.run(targets, plan, verbose)  # engine.run, in a process pool when there are many files
     result.skipped[:0] = walk_skipped
+    errors_before = len(result.errors)
     anchors = _add_servers(result, cfg, plan, audit, verbose, started, view == "quiet") if with_servers else {}
+    server_errors = len(result.errors) - errors_before  # servers that could not be started or listed
     if plan.lock is not None:
         from mcplint import pinning
 
@@ -143,7 +145,7 @@ def _check(paths, cfg, plan, known, fmt, output, fail_on, verbose, baseline, wri
     outcome = baseline_module.apply(result, known, baseline) if known is not None else None
 
     selected = tuple(plan.selected)  # registry entries: SARIF alone imports their modules
-    summary = summarize(result.findings, selected, result.files, result.skipped, result.errors)
+    summary = summarize(result.findings, selected, result.files, result.skipped, result.errors, server_errors)
     if outcome is not None:
         summary["baseline"] = outcome.as_dict()
     to_terminal = output is None and sys.stdout.isatty()

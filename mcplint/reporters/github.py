@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from mcplint.findings import anchor_of
-from mcplint.summary import nothing_read, scope_text
+from mcplint.summary import nothing_read, scope_text, unread_text
 from mcplint.text_safety import printable
 
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
@@ -72,9 +72,9 @@ def failure_annotation(failure) -> str:
 
 def _summary_line(findings, summary: dict) -> str:
     scope = scope_text(summary)[0]
-    unread = f", {_plural(summary['errors'], 'file')} could not be read" if summary.get("errors") else ""
+    unread = f", {unread_text(summary)}" if summary.get("errors") else ""
     if nothing_read(summary):
-        return f"mcplint: nothing was linted: {_plural(summary['errors'], 'file')} could not be read"
+        return f"mcplint: nothing was linted: {unread_text(summary)}"
     if not findings:
         return f"mcplint: no problems found in {scope}{unread}"
     counts = Counter(f.severity.value for f in findings)

@@ -14,7 +14,7 @@ from collections import Counter
 
 from mcplint.findings import located
 from mcplint.regex_cache import regex
-from mcplint.summary import nothing_read, plural, scope_text
+from mcplint.summary import nothing_read, plural, scope_text, unread_text
 from mcplint.text_safety import printable
 
 MAX_ROWS = 50
@@ -49,7 +49,7 @@ def render_summary(findings, ctx) -> str:
 def _headline(findings, summary: dict) -> str:
     scope, extra = scope_text(summary)
     if nothing_read(summary):
-        return f":x: **Nothing was linted**: {plural(summary['errors'], 'file')} could not be read."
+        return f":x: **Nothing was linted**: {unread_text(summary)}."
     if not findings:
         return f":white_check_mark: **No problems found** in {scope}{extra}."
     counts = Counter(f.severity.value for f in findings)

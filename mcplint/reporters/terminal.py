@@ -26,7 +26,7 @@ from functools import lru_cache
 from mcplint.findings import located
 from mcplint.regex_cache import regex
 from mcplint.reporters import blocks as summary_blocks
-from mcplint.summary import left_out_text, nothing_read, plural, scope_text
+from mcplint.summary import left_out_text, nothing_read, plural, scope_text, unread_text
 from mcplint.text_safety import UNSAFE, printable, shown as _escape_char
 
 TAB_SIZE = 4
@@ -316,7 +316,7 @@ def _headline(findings, summary: dict) -> tuple:
     """The one-line summary: what was found in what (a "line" block)."""
     scope, extra = scope_text(summary)
     if nothing_read(summary):  # not "no problems": nothing was looked at
-        return ("line", [("Nothing was linted", None), (f": {plural(summary['errors'], 'file')} could not be read "
+        return ("line", [("Nothing was linted", None), (f": {unread_text(summary)} "
                                                          "(the errors are on standard error).", None)], "bold red")
     if not findings:
         return ("line", [("No problems found", None), (f" in {scope}{extra}.", None)], "bold green")
