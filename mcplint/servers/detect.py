@@ -9,6 +9,7 @@ started by its ``bin`` or ``main``. Nothing is run.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,16 @@ _PY_RUNS = regex(rf"""__name__\s*==\s*["']__main__["']|{_RUN}|stdio_server\s*\("
 # package's `main()` through a console script) `python -m` would import it and exit.
 _PY_RUNS_AS_MAIN = regex(rf"""__name__\s*==\s*["']__main__["']|^[A-Za-z_][\w.]*{_RUN}""", re.M)
 _PY_ENV = regex(r"""os\.(?:environ(?:\.get\(|\[)|getenv\()\s*["']([A-Z][A-Z0-9_]{2,63})["']""")
+# `process.env.X`, also as compiled from `import process from "node:process"` (`node_process_1.default.env.X`).
+_JS_ENV = regex(r"""\b(?:process|[A-Za-z_$][\w$]*process[\w$]*\.default)\.env"""
+                r"""(?:\.([A-Z][A-Z0-9_]{2,63})\b|\[\s*["'`]([A-Z][A-Z0-9_]{2,63})["'`]\s*\])""")
+_JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
+# Variables of the interpreter or the shell, read by a server but never a setting of its own.
+_NOT_SETTINGS = {"PYTHONIOENCODING", "PYTHONPATH", "PYTHONUNBUFFERED", "PYTHONUTF8", "VIRTUAL_ENV", "NODE_ENV",
+                 "NODE_OPTIONS", "NODE_DEBUG", "DEBUG", "HOME", "PATH", "PWD", "USER", "SHELL", "TERM", "LANG",
+                 "TMPDIR", "TEMP", "TMP", "APPDATA", "USERPROFILE", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+                 "XDG_CACHE_HOME", "NO_COLOR", "FORCE_COLOR", "CI"}
+SHOWN_ENV = 8  # names a comment lists before "and N more"
 # The TypeScript SDK: one package up to 1.x, split from 2.0 (server, and node for its transports).
 SDK_PACKAGES = ("@modelcontextprotocol/sdk", "@modelcontextprotocol/server", "@modelcontextprotocol/node")
 
@@ -90,8 +101,9 @@ def _python(folder: Path) -> list[Detected]:
                 how += f", started by the console script {name} ({module}:{function})"
             else:
                 how += f"; check the command: {relative} starts nothing when run as a module"
-        env = sorted({m for p, text in texts.items() if _within(p, folder / source) for m in _PY_ENV.findall(text)})
-        found.append(Detected(_server_name(entry, folder), ("python", *target), (source,), how, cwd, tuple(env[:8])))
+        env = {m for p, text in texts.items() if _within(p, folder / source) for m in _PY_ENV.findall(text)}
+        found.append(Detected(_server_name(entry, folder), ("python", *target), (source,), how, cwd,
+                              tuple(sorted(env - _NOT_SETTINGS))))
     return found
 
 
@@ -232,8 +244,39 @@ def _node(folder: Path) -> list[Detected]:
         if not (base / entry).is_file():  # a TypeScript server's dist/ before its first build
             build = "build" in _dict(package.get("scripts"))
             how += f"; build it first ({relative} does not exist{': npm run build' if build else ''})"
-        found.append(Detected(_name(name), (*runner, relative), (source,), how))
+        from mcplint.servers.built import build_output
+
+        env = _js_env([folder / source, base / entry, *build_output(("node", relative), folder, (folder.resolve(),))])
+        found.append(Detected(_name(name), (*runner, relative), (source,), how, env=env))
     return found
+
+
+def _js_env(places: list[Path]) -> tuple[str, ...]:
+    """The environment variables the JavaScript/TypeScript under `places` reads (`process.env.X`):
+    its source folder, the file the command runs and the build output holding it (dist/, which
+    the folder walk skips)."""
+    names: set[str] = set()
+    for place in places:
+        paths = ([place] if place.suffix in _JS_SUFFIXES else []) if place.is_file() else _scripts(place)
+        for path in paths:
+            try:
+                if path.stat().st_size <= MAX_BYTES:
+                    text = path.read_text("utf-8", errors="replace")
+                    names.update(a or b for a, b in _JS_ENV.findall(text))
+            except OSError:
+                continue
+    return tuple(sorted(names - _NOT_SETTINGS))
+
+
+def _scripts(folder: Path):
+    """The JavaScript/TypeScript files below `folder`, skipped folders (node_modules...) not entered."""
+    count = 0
+    for top, folders, names in os.walk(folder):
+        folders[:] = sorted(name for name in folders if name not in SKIP_DIRS and not name.startswith("."))
+        for name in sorted(names):
+            if name.endswith(_JS_SUFFIXES) and count < MAX_FILES:
+                count += 1
+                yield Path(top, name)
 
 
 def _entry(package: dict) -> str | None:
@@ -280,7 +323,8 @@ def _env_lines(names: tuple[str, ...]) -> list[str]:
     ones as an env: line to uncomment (a dummy value lets most servers list their tools)."""
     if not names:
         return []
-    lines = [f"    # its source reads {', '.join(names)}: set those it needs under env:"]
+    more = f" and {len(names) - SHOWN_ENV} more" if len(names) > SHOWN_ENV else ""
+    lines = [f"    # its source reads {', '.join(names[:SHOWN_ENV])}{more}: set those it needs under env:"]
     secrets = [name for name in names if _SECRET.search(name)]
     if secrets:
         lines.append(f"    # env: {{{', '.join(f'{name}: dummy' for name in secrets)}}}")

@@ -39,7 +39,7 @@ def static_listing(spec, index) -> dict[str, list[Any]] | None:
     if not is_python(spec.command):
         return None
     listing = index.static_listing()
-    if not any(listing.get(key) for key in ("tools", "prompts", "resources")):
+    if not any(listing.get(key) for key in ("tools", "prompts", "resources", "resourceTemplates")):
         return None
     return {key: value for key, value in listing.items() if value or key == "tools"}
 

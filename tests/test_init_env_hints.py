@@ -1,0 +1,40 @@
+"""`mcplint init`'s comment on the environment variables a server's source reads: JavaScript and
+TypeScript servers too (`process.env.X`, in build output as well), every name counted (the
+first eight shown), and the interpreter's own variables left out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mcplint.servers.detect import detect, render
+
+SDK = {"dependencies": {"@modelcontextprotocol/sdk": "1.0.0"}}
+
+
+def _entry_lines(folder: Path) -> list[str]:
+    return [line for line in render(detect(folder)) if line.lstrip().startswith("#") and "env" in line]
+
+
+def test_a_javascript_server_run_from_dist_lists_what_it_reads(tmp_path: Path):
+    (tmp_path / "package.json").write_text(json.dumps({**SDK, "bin": "dist/index.js"}))
+    (tmp_path / "dist" / "utils").mkdir(parents=True)
+    (tmp_path / "dist" / "index.js").write_text(
+        'const key = process.env.BRAVE_API_KEY;\nif (process.env.NODE_ENV === "x") {}\n')
+    (tmp_path / "dist" / "utils" / "env.js").write_text(
+        'exports.id = () => node_process_1.default.env.SERVICE_ID;\nconst h = process.env["OPENAPI_MCP_HEADERS"];\n')
+    assert _entry_lines(tmp_path) == [
+        "    # its source reads BRAVE_API_KEY, OPENAPI_MCP_HEADERS, SERVICE_ID: set those it needs under env:",
+        "    # env: {BRAVE_API_KEY: dummy}"]
+
+
+def test_a_long_list_says_how_many_more_and_keeps_every_secret(tmp_path: Path):
+    names = [f"APP_SETTING_{i:02}" for i in range(10)] + ["ZED_TOKEN"]
+    reads = "".join(f"os.environ.get('{name}')\n" for name in names)
+    (tmp_path / "server.py").write_text(
+        "import os, sys\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n" + reads
+        + "os.environ.get('PYTHONIOENCODING')\nif __name__ == '__main__':\n    mcp.run()\n")
+    lines = _entry_lines(tmp_path)
+    assert lines[0] == ("    # its source reads " + ", ".join(names[:8]) + " and 3 more: set those it needs under env:")
+    assert lines[1] == "    # env: {ZED_TOKEN: dummy}"  # the ninth name onwards still counts
+    assert "PYTHONIOENCODING" not in "".join(lines)
