@@ -316,12 +316,12 @@ def test_action_servers_input_lints_the_configured_server_onto_its_source_lines(
 
     located = {_where(result) for result in _results(runner)}
     for expected in (
-        ("MCP221", "weather/server.py", 24, 38),
+        ("MCP221", "weather/server.py", 24, 71),  # on the phrase
         ("MCP202", "weather/server.py", 33, 16),
         ("MCP311", "weather/server.py", 34, 16),
         ("MCP211", "weather/server.py", 41, 5),
         ("MCP411", "weather/server.py", 46, 5),
-        ("MCP220", "weather/server.py", 59, 5),
+        ("MCP220", "weather/server.py", 59, 39),  # on the emoji
     ):
         assert expected in located, located
     assert {uri for _, uri, _, _ in located} == {"weather/server.py"}  # each on a line code scanning shows

@@ -217,12 +217,12 @@ def test_servers_hook_lints_the_configured_server_onto_its_source_lines(try_repo
     hook = _hook_output(output, "mcplint-servers")
     # the planted problems, each on the source line and column that defines it
     for expected in (
-        "weather/server.py:24:38: warning[MCP221 marketing-language]",
+        "weather/server.py:24:71: warning[MCP221 marketing-language]",  # on the phrase
         "weather/server.py:33:16: warning[MCP202 tool-name-style]",
         "weather/server.py:34:16: warning[MCP311 parameter-description-missing] Parameter 'region'",
         "weather/server.py:41:5: warning[MCP211 description-not-imperative]",
         "weather/server.py:46:5: info[MCP411 destructive-tool-unannotated]",
-        "weather/server.py:59:5: warning[MCP220 emoji-in-text]",
+        "weather/server.py:59:39: warning[MCP220 emoji-in-text]",  # on the emoji
     ):
         assert expected in hook, hook
     assert "in 1 server (5 tools)" in hook, hook

@@ -17,7 +17,7 @@ from repos_support import REPOS, node_skip_reason
 from test_reporters import _assert_valid_sarif
 
 WEATHER = {  # rule, file, line, column, pointer: each planted problem of fastmcp-weather
-    ("MCP221", "weather/server.py", 24, 38, "/tools/0/inputSchema/properties/days/description"),
+    ("MCP221", "weather/server.py", 24, 71, "/tools/0/inputSchema/properties/days/description"),  # on the phrase
     ("MCP202", "weather/server.py", 33, 16, "/tools/1/name"),
     ("MCP311", "weather/server.py", 34, 16, "/tools/1/inputSchema/properties/region"),
     ("MCP311", "weather/server.py", 34, 29, "/tools/1/inputSchema/properties/severity"),
@@ -25,19 +25,19 @@ WEATHER = {  # rule, file, line, column, pointer: each planted problem of fastmc
     ("MCP411", "weather/server.py", 46, 5, "/tools/3"),
     ("MCP311", "weather/server.py", 53, 25, "/tools/4/inputSchema/properties/value"),
     ("MCP311", "weather/server.py", 53, 39, "/tools/4/inputSchema/properties/unit"),
-    ("MCP220", "weather/server.py", 59, 5, "/prompts/0/description"),
+    ("MCP220", "weather/server.py", 59, 39, "/prompts/0/description"),  # on the emoji
 }
 NOTES = {
     ("MCP202", "server.py", 25, 14, "/tools/1/name"),
     ("MCP211", "server.py", 32, 21, "/tools/2/description"),
-    ("MCP221", "server.py", 32, 21, "/tools/2/description"),
+    ("MCP221", "server.py", 32, 36, "/tools/2/description"),
     ("MCP311", "server.py", 37, 17, "/tools/2/inputSchema/properties/pinned"),
     ("MCP410", "server.py", 46, 58, "/tools/3/annotations/readOnlyHint"),
 }
 TODO = {
     ("MCP211", "server.mjs", 17, 18, "/tools/0/description"),
     ("MCP202", "server.mjs", 28, 3, "/tools/1/name"),
-    ("MCP221", "server.mjs", 32, 41, "/tools/1/inputSchema/properties/title/description"),
+    ("MCP221", "server.mjs", 32, 42, "/tools/1/inputSchema/properties/title/description"),
     ("MCP311", "server.mjs", 33, 7, "/tools/1/inputSchema/properties/due"),
     ("MCP220", "server.mjs", 45, 3, "/tools/2/description"),
     ("MCP411", "server.mjs", 57, 3, "/tools/3"),
@@ -153,7 +153,7 @@ def test_a_python_server_that_cannot_start_is_read_from_its_source(tmp_path):
     # names, descriptions, parameter names and annotations are judged statically; the same lines
     assert {("MCP202", "weather/server.py", 33, 16, "/tools/1/name"),
             ("MCP211", "weather/server.py", 41, 5, "/tools/2/description"),
-            ("MCP220", "weather/server.py", 59, 5, "/prompts/0/description")} <= located
+            ("MCP220", "weather/server.py", 59, 39, "/prompts/0/description")} <= located
     assert located <= WEATHER
 
 

@@ -264,10 +264,14 @@ def test_python_twins_and_test_files(tmp_path: Path):
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_server.py").write_text(server.replace("Ping a host.", "Mock ping."))
     (tmp_path / "server.py").write_text(server)
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "server.py").write_text(server.replace("Ping a host.", "Example ping."))
     index = SourceIndex.build([tmp_path], tmp_path)
     assert index.locate("tools", "ping", ("description",), None).path == "server.py"
-    twin = index.locate("tools", "ping", ("description",), "Mock ping.")
-    assert twin.path == "tests/test_server.py" and "one of 2 definitions" in twin.how
+    twin = index.locate("tools", "ping", ("description",), "Example ping.")
+    assert twin.path == "examples/server.py" and "one of 2 definitions" in twin.how
+    mock = index.locate("tools", "ping", ("description",), "Mock ping.")  # test code defines nothing
+    assert mock.path == "server.py"
 
 
 def test_python_columns_count_code_points(tmp_path: Path):

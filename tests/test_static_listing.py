@@ -215,3 +215,48 @@ def test_python_version_decides_the_docstring(tmp_path: Path, version, expected)
 def test_no_mcp_import_no_static_listing(tmp_path: Path):
     (tmp_path / "tasks.py").write_text('from agents import app\n\n@app.tool()\ndef helper() -> str:\n    """Help."""\n')
     assert SourceIndex.build([tmp_path], tmp_path).static_listing()["tools"] == []
+
+
+def test_tools_registered_through_a_wrapper_of_the_server_own(tmp_path: Path):
+    """wikipedia-mcp: `@register_tool("name")` over `server.tool(func, name=name)`, and again with
+    `name=f"wikipedia_{name}"` (mcplint.source.pywrappers)."""
+    (tmp_path / "app.py").write_text('''from fastmcp import FastMCP
+server = FastMCP("x")
+
+def register_tool(name):
+    def decorator(func):
+        server.tool(func, name=name)
+        server.tool(func, name=f"wikipedia_{name}")
+        return func
+    return decorator
+
+@register_tool("get_summary")
+def get_summary(title: str, limit: int = 3) -> str:
+    """Get a summary."""
+''')
+    (tmp_path / "other.py").write_text('''from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("y")
+
+def register(func):
+    mcp.tool()(func)
+    return func
+
+def traced(label):
+    def decorator(func):
+        client.tool(label)  # handed no function: not a registration
+        return func
+    return decorator
+
+@register
+def ping() -> str:
+    """Ping."""
+
+@traced("pong")
+def pong() -> str:
+    """Pong."""
+''')
+    static = SourceIndex.build([tmp_path], tmp_path).static_listing()
+    assert [tool["name"] for tool in static["tools"]] == ["get_summary", "wikipedia_get_summary", "ping"]
+    assert static["tools"][0]["description"] == "Get a summary."
+    assert static["tools"][0]["inputSchema"]["required"] == ["title"]
+    assert set(static["tools"][1]["inputSchema"]["properties"]) == {"title", "limit"}

@@ -127,15 +127,17 @@ def _lint_listing(spec, listing: dict, plan, version: str | None, index, result:
         from mcplint.servers.offline import unknown_parts
 
         findings = [f for f in findings if not unknown_parts(listing, f.pointer)]
+    from mcplint.servers.phrase import flagged_phrase
+
     placer = Placer(spec.name, listing, index)
-    result.findings.extend(placer.place(f) for f in findings)
+    lines = text.split("\n")
+    result.findings.extend(placer.place(f, flagged_phrase(f.span, f.pointer, document, lines)) for f in findings)
     result.sources.update(placer.sources)
     result.files.append(engine.FileReport(name, used, "server", len(listing.get("tools", [])),
                                           engine._manifest_unassessed(chosen, used, manifest)))
     if placer.unplaced:
         result.notes.append(f"server {spec.name}: {placer.unplaced} finding(s) could not be placed in the source "
-                            f"(searched {', '.join(_shown(str(s), index.root) for s in spec.source)}); "
-                            f"they are reported on {name}")
+                            f"(searched {', '.join(index.tree.shown_roots)}); they are reported on {name}")
 
 
 def _lint_traffic(spec, record: Path, plan, result: ServersResult) -> None:
@@ -197,9 +199,10 @@ def _start_hint(why: str, spec) -> str:
 
 
 def _index(spec, root: Path):
+    from mcplint.servers.built import build_output
     from mcplint.source import SourceIndex
 
-    return SourceIndex.build(list(spec.source), root)
+    return SourceIndex.build(list(spec.source), root, build_output(spec.command, spec.cwd, spec.source))
 
 
 def _shown(path: str, root: Path | None) -> str:

@@ -36,7 +36,9 @@ class Placer:
         self.sources: dict[str, str] = {}
         self.unplaced = 0
 
-    def place(self, finding: Finding) -> Finding:
+    def place(self, finding: Finding, phrase=None) -> Finding:
+        """`phrase` (servers.phrase.Phrase): the part of a text the finding is about, to be
+        placed on in the source when the source writes it as the text has it."""
         where = self._where(finding.pointer)
         related = tuple(self._related(r) for r in finding.related)
         if where is None:  # about the listing as a whole (e.g. duplicate names across kinds)
@@ -51,7 +53,12 @@ class Placer:
             return dataclasses.replace(finding, path=listing_name(self.server), span=NOWHERE, message=message,
                                        related=related)
         self._remember(anchor.path)
-        return dataclasses.replace(finding, path=anchor.path, span=anchor.span, related=related)
+        span = anchor.span
+        if phrase is not None:
+            from mcplint.servers.phrase import on_phrase
+
+            span = on_phrase(self.sources[anchor.path], span, phrase) or span
+        return dataclasses.replace(finding, path=anchor.path, span=span, related=related)
 
     def _related(self, related: Related) -> Related:
         where = self._where(related.pointer)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcplint.document.span import LineIndex, Span
+from mcplint.regex_cache import regex
 
 MAX_BYTES = 2 * 1024 * 1024
 SKIP_DIRS = {
@@ -32,6 +33,23 @@ DATA = {".json", ".yaml", ".yml", ".toml", ".xml", ".properties", ".ini", ".cfg"
 # Generated or third-party text where a tool's words may be copied, never written.
 SKIP_NAMES = {"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "uv.lock",
               "Cargo.lock", "go.sum", "composer.lock", "Gemfile.lock"}
+# Test code mocks a server's tools (notion's proxy.test.ts holds a table of them) and defines
+# none: it is left out below a source root, though a root that is itself test code is read.
+TEST_DIRS = {"tests", "test", "__tests__", "__test__", "testing", "testdata"}
+_TEST_NAME = regex(r"^(?:test_.*\.py|.*_test\.(?:py|go)|conftest\.py|.*\.(?:test|spec)\.[cm]?[jt]sx?|.*Tests?\.java"
+                   r"|.*_spec\.rb)$")
+# Samples and copies: searched, but a definition elsewhere is preferred.
+SAMPLE_DIRS = {"examples", "example", "fixtures", "spec", "samples"}
+
+
+def is_test_path(rel: str) -> bool:
+    """Test code, by its folder or its name (`rel` is '/'-separated)."""
+    *folders, name = rel.split("/")
+    return any(folder in TEST_DIRS for folder in folders) or bool(_TEST_NAME.match(name))
+
+
+def is_sample_path(rel: str) -> bool:
+    return any(folder in SAMPLE_DIRS for folder in rel.split("/")[:-1])
 
 
 @dataclass
@@ -39,6 +57,7 @@ class SourceFile:
     path: Path
     rel: str  # relative to the root, '/'-separated
     suffix: str
+    built: bool = False  # in build output searched only as a last resort (see walk's `built`)
     _text: str | None = None
     _lines: LineIndex | None = None
     _line_list: list[str] | None = None
@@ -104,6 +123,7 @@ class Tree:
     files: list[SourceFile] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (relative path, why)
     shown_roots: list[str] = field(default_factory=list)
+    tests: list[str] = field(default_factory=list)  # test folders and files left out, relative
 
     def skip(self, file: SourceFile, why: str) -> None:
         self.skipped.append((file.rel, why))
@@ -117,15 +137,21 @@ def relative(path: Path, root: Path) -> str:
         return Path(os.path.relpath(path, root)).as_posix()
 
 
-def walk(roots: list[Path], root: Path) -> Tree:
-    """Every regular file under the roots (each once), minus skipped folders and oversized files."""
+def walk(roots: list[Path], root: Path, built: list[Path] = ()) -> Tree:
+    """Every regular file under the roots (each once), minus skipped folders and oversized files.
+    `built`: folders the walk would skip (dist/, build/) that hold the file a server's command
+    runs; their files come after the others' and are marked `built`."""
     tree = Tree()
     root = Path(os.path.abspath(root))
     seen: set[str] = set()
-    for given in roots:
+    for given in [*roots, *built]:
         start = Path(os.path.abspath(given))
         shown = relative(start, root)
+        last_resort = given in built and given not in roots
         tree.shown_roots.append(shown if shown != "." else "the repository")
+        if last_resort:
+            tree.shown_roots[-1] += " (it holds the file the command runs)"
+        tests_too = is_test_path(shown + "/") or bool(_TEST_NAME.match(start.name))  # pointed at test code
         stack = [start]
         while stack:
             current = stack.pop()
@@ -137,6 +163,9 @@ def walk(roots: list[Path], root: Path) -> Tree:
             if stat.S_ISDIR(info.st_mode):
                 if current != start and (current.name in SKIP_DIRS or (current / "pyvenv.cfg").exists()):
                     continue  # dependencies, virtual environments (whatever their name), build output
+                if current != start and current.name in TEST_DIRS and not tests_too:
+                    tree.tests.append(relative(current, root) + "/")
+                    continue
                 try:
                     children = sorted(os.scandir(current), key=lambda entry: entry.name)
                 except OSError as error:
@@ -160,5 +189,9 @@ def walk(roots: list[Path], root: Path) -> Tree:
             suffix = current.suffix.lower()
             if suffix not in CODE and suffix not in DATA:
                 continue
-            tree.files.append(SourceFile(current, rel, suffix))
+            if current != start and _TEST_NAME.match(current.name) and not tests_too:
+                tree.tests.append(rel)
+                continue
+            tree.files.append(SourceFile(current, rel, suffix, last_resort))
     return tree
+

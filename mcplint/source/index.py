@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from mcplint.source import javascript, python
-from mcplint.source.files import DOCS, PYTHON, SCRIPT, SourceFile, Tree, Unreadable, walk
+from mcplint.source.files import DOCS, PYTHON, SCRIPT, SourceFile, Tree, Unreadable, is_sample_path, walk
 from mcplint.source.jstokens import TokenizeError
 from mcplint.source.model import KINDS, SINGULAR, Anchor, Definition, Pointer, Region, Unplaced, pointer_text
 
@@ -35,9 +35,11 @@ class SourceIndex:
         self._search = None
 
     @classmethod
-    def build(cls, roots: list[Path], root: Path) -> SourceIndex:
+    def build(cls, roots: list[Path], root: Path, built: list[Path] = ()) -> SourceIndex:
+        """`built`: build output (dist/) holding the file the server's command runs, searched
+        after the roots (a TypeScript source defining a tool wins over its compiled copy)."""
         root = Path(os.path.abspath(root))
-        return cls(walk([Path(r) for r in roots] or [root], root), root)
+        return cls(walk([Path(r) for r in roots] or [root], root, [Path(b) for b in built]), root)
 
     @property
     def skipped(self) -> list[tuple[str, str]]:
@@ -54,8 +56,9 @@ class SourceIndex:
                     self._definitions[(definition.kind, definition.name)].append(definition)
                     if definition.uri:
                         self._by_uri[(definition.kind, definition.uri)].append(definition)
+            built = {file.rel for file in self.tree.files if file.built}
             for found in self._definitions.values():
-                found.sort(key=lambda d: _test_path(d.anchor.path))
+                found.sort(key=lambda d: (d.anchor.path in built, is_sample_path(d.anchor.path)))
                 for definition in found:
                     _link_models(definition, models)
         return self._definitions
@@ -113,6 +116,9 @@ class SourceIndex:
                           for suffix, count in counts.most_common(3)) or "no readable files"
         roots = ", ".join(self.tree.shown_roots) or "the repository"
         reason = f"{SINGULAR.get(kind, kind)} {name} is not defined in {roots} (searched {shown})"
+        if self.tree.tests:  # a mock of the tool in test code is not its definition
+            more = f" and {len(self.tree.tests) - 1} more" if len(self.tree.tests) > 1 else ""
+            reason += f"; test code was left out ({self.tree.tests[0]}{more})"
         unread = [(path, why) for path, why in self.tree.skipped if why.startswith("not parsed")]
         if unread:  # the definition may be in a file that could not be read
             path, why = unread[0]
@@ -123,7 +129,7 @@ class SourceIndex:
     def static_listing(self, python_version: tuple[int, int] | None = None) -> dict:
         """§5: {"tools": [...], "prompts": [...], "resources": [...], "resourceTemplates": [...]}
         read from Python sources alone; see mcplint/source/static.py for what each entry holds."""
-        from mcplint.source.static import is_test_file, static_entry
+        from mcplint.source.static import static_entry
 
         listing: dict[str, list[dict]] = {kind: [] for kind in KINDS}
         definitions = self.definitions()
@@ -132,7 +138,7 @@ class SourceIndex:
             return listing
         default = "fastmcp" if flavors["fastmcp"] > flavors["mcp"] else "mcp"
         for (kind, _), found in definitions.items():
-            definition = next((d for d in found if d.static and not is_test_file(d.anchor.path)), None)
+            definition = next((d for d in found if d.static), None)
             if definition is None:
                 continue
             flavor = self._flavors.get(definition.anchor.path) or default
@@ -143,9 +149,6 @@ class SourceIndex:
                 for kind, entries in listing.items()}
 
 
-def _test_path(path: str) -> bool:
-    from mcplint.source.textsearch import is_test_path
-    return is_test_path(path)
 
 
 def _choose(found: list[Definition], pointer: Pointer, value: object) -> Definition:

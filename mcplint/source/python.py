@@ -15,6 +15,7 @@ import ast
 from dataclasses import dataclass, field
 
 from mcplint.document.span import Span
+from mcplint.source import pywrappers
 from mcplint.source.model import Definition, Pointer, Region
 from mcplint.source.pyast import (Locator, Param, constants, function_params, keywords,
                                   last_name, make_param, map_literal, put_param, text_of)
@@ -77,13 +78,17 @@ def parse(path: str, text: str, lines: list[str]) -> PythonFile:
     definitions: list[Definition] = []
     models: list[Model] = []
     added: list[ast.Call] = []
-    for node in _statements(tree):
+    statements = list(_statements(tree))
+    wrappers = pywrappers.find(statements)
+    for node in statements:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.setdefault(node.name, node)
             for decorator in node.decorator_list:
                 found = _decorated(node, decorator, where, names, flavor)
                 if found is not None:
                     definitions.append(found)
+                elif wrappers:
+                    definitions.extend(_wrapped(node, decorator, wrappers, where, names, flavor))
         elif isinstance(node, ast.ClassDef):
             models.append(_model(node, where))
         elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
@@ -148,6 +153,18 @@ def _decorated(func, decorator: ast.AST, where: Locator, names, flavor) -> Defin
     return _registered(func, VERBS[target.attr], call, where, names, flavor, f"@{_dotted(target)}")
 
 
+def _wrapped(func, decorator: ast.AST, wrappers, where: Locator, names, flavor) -> list[Definition]:
+    """`@register_tool("name")`: a decorator of the file's own that registers the function (pywrappers)."""
+    found = []
+    shown = _dotted(decorator.func if isinstance(decorator, ast.Call) else decorator)
+    for named in pywrappers.names(decorator, wrappers, func.name, names):
+        definition = _registered(func, named.kind, None, where, names, flavor,
+                                 f"@{shown} (registers through {named.via})", (named.name, named.node))
+        if definition is not None:
+            found.append(definition)
+    return found
+
+
 def _dotted(node: ast.AST) -> str:
     parts = []
     while isinstance(node, ast.Attribute):
@@ -158,7 +175,8 @@ def _dotted(node: ast.AST) -> str:
 
 
 def _registered(func, kind: str, call: ast.Call | None, where: Locator, names, flavor,
-                construct: str) -> Definition | None:
+                construct: str, named: tuple[str, ast.AST | None] | None = None) -> Definition | None:
+    """`named`: the name a wrapper registers the function under, and the node that writes it."""
     given = keywords(call)
     positional = call.args[1:] if call is not None and construct == "add_tool" else (call.args if call else [])
     name_node = given["name"].value if "name" in given else None
@@ -168,6 +186,8 @@ def _registered(func, kind: str, call: ast.Call | None, where: Locator, names, f
     elif name_node is None and positional:  # fastmcp: @mcp.tool("name")
         name_node = positional[0]
     name = text_of(name_node, names) if name_node is not None else func.name
+    if named is not None:
+        name, name_node = named
     if name is None:
         return None
     uri = text_of(uri_node, names) if uri_node is not None else None

@@ -15,7 +15,7 @@ Each entry holds only what the source says exactly, as the SDK would put it on t
 Every entry carries `"x-mcplint-static": true`; `"x-mcplint-unknown"` lists the JSON pointers
 of parts the source writes but not as a literal (a description held in a variable, a
 parameter typed with a model), which were left out rather than guessed. Titles pydantic
-generates, `$defs` and `outputSchema` are never included. Definitions in test files are left out.
+generates, `$defs` and `outputSchema` are never included. Test code is not read (files.py leaves it out).
 """
 
 from __future__ import annotations
@@ -55,13 +55,6 @@ def sdk_description(doc: str | None, flavor: str | None, version: tuple[int, int
     if doc is None:
         return ""
     return compiler_clean(doc) if version >= (3, 13) else doc
-
-
-def is_test_file(path: str) -> bool:
-    parts = path.split("/")
-    name = parts[-1]
-    return (any(part in ("tests", "test", "testing") for part in parts[:-1])
-            or name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py")
 
 
 def static_entry(definition: Definition, flavor: str | None,

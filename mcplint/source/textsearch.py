@@ -2,10 +2,14 @@
 
 Every quoted literal of every readable file is indexed once, by its text as written between
 the quotes; a value is looked up in the spellings a source would use (as is, JSON/Go/Java
-escapes, with and without \\u escapes, single-quoted). One match wins. Several: the file
-that also holds the entry's name as a literal is preferred, and in it the match nearest after
-the name. Code beats data files (JSON, YAML, ...), and non-test files beat tests; prose
-(Markdown, reStructuredText, plain text) is never searched.
+escapes, with and without \\u escapes, single-quoted). A text of several words that is the one
+such literal in the tree wins wherever it is. Anything less telling (one word, a property's key,
+a text written twice) counts only inside the definition whose name was found: the bracket group
+around the name's literal (brackets.py), and there the match nearest after the name. Failing
+that, the name itself stands for the entry; a match elsewhere, in another function's
+`return {"title": ...}` say, is never taken. Code beats data files (JSON, YAML, ...), samples
+come after the rest, prose (Markdown, reStructuredText, plain text) is never searched, and test
+code is not in the tree at all (files.py).
 """
 
 from __future__ import annotations
@@ -15,25 +19,18 @@ import re
 from collections import defaultdict
 
 from mcplint.regex_cache import regex
-from mcplint.source.files import CODE, DOCS, SourceFile, Tree, Unreadable
+from mcplint.source.brackets import Groups
+from mcplint.source.files import CODE, DOCS, SourceFile, Tree, Unreadable, is_sample_path
 from mcplint.source.model import SINGULAR, Anchor, Pointer, pointer_text
 
 _LITERAL = regex(
     r'"""(.*?)"""|\'\'\'(.*?)\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`([^`]*)`', re.DOTALL)
-_TEST_DIRS = {"tests", "test", "testdata", "__tests__", "spec", "fixtures", "examples"}
 
 
-def is_test_path(rel: str) -> bool:
-    parts = rel.split("/")
-    name = parts[-1]
-    return (any(part in _TEST_DIRS for part in parts[:-1]) or name.startswith("test_")
-            or name.endswith(("_test.go", "_test.py", ".test.ts", ".test.js", ".spec.ts", ".spec.js",
-                              "Test.java", "_spec.rb")))
-
-
-def rank(file: SourceFile) -> tuple[int, int]:
+def rank(file: SourceFile) -> tuple[int, int, int]:
+    """Code first, then data; build output, then samples (examples/, fixtures/), after the rest."""
     category = 0 if file.suffix in CODE else 2 if file.suffix in DOCS else 1
-    return category, int(is_test_path(file.rel))
+    return category, int(file.built), int(is_sample_path(file.rel))
 
 
 def spellings(value: str) -> list[str]:
@@ -49,6 +46,7 @@ class TextSearch:
         self.tree = tree
         self.literals: dict[str, list[tuple[SourceFile, int, int]]] = defaultdict(list)
         self.searched = 0
+        self._groups: dict[str, Groups] = {}
         for file in tree.files:
             if file.suffix in DOCS:  # prose about a tool is not where it is defined
                 continue
@@ -74,29 +72,32 @@ class TextSearch:
         return [hit for hit in hits if rank(hit[0]) == best]
 
     def locate(self, kind: str, name: str, pointer: Pointer, value: object) -> Anchor | str:
-        """An anchor, or the reason there is none."""
+        """An anchor, or the reason there is none. Only a text that says something (more than one
+        word) is taken wherever it is the one literal of the tree; a word, a key or a twin counts
+        only inside the definition whose name was found (the bracket group around the name)."""
         what = f"{SINGULAR.get(kind, kind)} {name}"
         names = self.occurrences(name)
         named_files = {hit[0].rel for hit in names}
         if isinstance(value, str) and value.strip() and pointer != ("name",):
             hits = self.occurrences(value)
-            if len(hits) == 1:
+            if len(hits) == 1 and _telling(value):
                 return self._anchor(hits[0], f"text search: the one string literal holding {pointer_text(pointer)}")
-            if hits:
-                near = [hit for hit in hits if hit[0].rel in named_files]
-                if len({hit[0].rel for hit in near}) == 1:
-                    chosen = _nearest_after(near, names)
-                    how = (f"text search: {len(hits)} string literals hold {pointer_text(pointer)};"
-                           f" chose the one nearest after the {SINGULAR.get(kind, kind)}'s name")
-                    return self._anchor(chosen, how)
+            near = self._within_definitions(hits, names)
+            if near:
+                how = (f"text search: {len(hits)} string literal{'s' if len(hits) > 1 else ''} hold "
+                       f"{pointer_text(pointer)}; chose the one nearest after the {SINGULAR.get(kind, kind)}'s name,"
+                       " inside its definition")
+                return self._anchor(_nearest_after(near, names), how)
+            if len(hits) > 1 and len(named_files) != 1:
                 places = ", ".join(sorted({hit[0].rel for hit in hits})[:3])
                 return f"the text of {pointer_text(pointer)} of {what} occurs in {len(hits)} places ({places})"
         key = _property_key(pointer)
         if key is not None and len(named_files) == 1:
-            keys = [hit for hit in self.occurrences(key) if hit[0].rel in named_files]
+            keys = self._within_definitions(self.occurrences(key), names)
             if keys:
                 return self._anchor(_nearest_after(keys, names),
-                                    f"text search: the key {key!r} nearest after the {SINGULAR.get(kind, kind)}'s name")
+                                    f"text search: the key {key!r} nearest after the {SINGULAR.get(kind, kind)}'s "
+                                    "name, inside its definition")
         if len(named_files) == 1:
             return self._anchor(_nearest_after(names, names),
                                 f"text search: the {SINGULAR.get(kind, kind)}'s name (the text of "
@@ -105,6 +106,23 @@ class TextSearch:
             places = ", ".join(sorted(named_files)[:3])
             return f"{what} is named in {len(named_files)} files ({places}); none defines it in a form mcplint reads"
         return ""
+
+    def _within_definitions(self, hits: list, names: list) -> list:
+        """The hits inside the bracket group around an occurrence of the name (a data file's
+        name at its top level: the whole file), the name itself left out."""
+        scopes = [(file.rel, scope, start) for file, start, _ in names
+                  if (scope := self._scope(file, start)) is not None]
+        return [hit for hit in hits
+                if any(rel == hit[0].rel and low <= hit[1] < high and hit[1] != at for rel, (low, high), at in scopes)]
+
+    def _scope(self, file: SourceFile, offset: int) -> tuple[int, int] | None:
+        groups = self._groups.get(file.rel)
+        if groups is None:
+            groups = self._groups[file.rel] = Groups(file.text(), file.suffix)
+        scope = groups.enclosing(offset)
+        if scope is None and file.suffix not in CODE:
+            return 0, len(file.text())
+        return scope
 
     def _anchor(self, hit: tuple[SourceFile, int, int], how: str) -> Anchor:
         file, start, end = hit
@@ -117,6 +135,11 @@ def _nearest_after(hits: list, names: list) -> tuple[SourceFile, int, int]:
         before = [n[1] for n in names if n[0].rel == hit[0].rel and n[1] <= hit[1]]
         return (hit[1] - max(before), hit[1]) if before else (1 << 62, hit[1])
     return min(hits, key=distance)
+
+
+def _telling(value: str) -> bool:
+    """A text of more than one word: a literal holding it exactly is not there by chance."""
+    return len(value.split()) > 1
 
 
 def _property_key(pointer: Pointer) -> str | None:
