@@ -39,14 +39,37 @@ class Config:
 
 def discover(start: Path | None = None) -> Path | None:
     """The closest config file at or above ``start`` (a pyproject.toml counts only
-    when it has a [tool.mcplint] table)."""
+    when it has a [tool.mcplint] table), looked for no higher than the repository ``start``
+    is in, or only in ``start`` itself outside a repository. A config names commands that
+    `mcplint check` runs: one in a folder above the checkout (/tmp/.mcplint.yaml on a shared
+    machine) belongs to somebody else, the lesson of git's safe.directory."""
     directory = (start or Path.cwd()).resolve()
-    for folder in (directory, *directory.parents):
+    for folder in _searched(directory):
         for name in CONFIG_FILES:
             candidate = folder / name
             if _is_file(candidate) and (name != "pyproject.toml" or _has_tool_table(candidate)):
                 return candidate
     return None
+
+
+REPOSITORY_MARKERS = (".git", ".hg", ".svn", ".jj")  # a folder or (worktrees, submodules) a file
+
+
+def _searched(directory: Path) -> list[Path]:
+    """``directory`` and its parents up to the repository root, or just ``directory``."""
+    folders = []
+    for folder in (directory, *directory.parents):
+        folders.append(folder)
+        if any(_exists(folder / marker) for marker in REPOSITORY_MARKERS):
+            return folders
+    return [directory]
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def _is_file(path: Path) -> bool:

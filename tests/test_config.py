@@ -7,12 +7,14 @@ import json
 import pytest
 
 from conftest import run_mcplint
+from mcplint import config
 
 DUP = '{"tools": [{"name": "a_tool", "name": "a_tool", "inputSchema": {"type": "object"}}, {"name": "a_tool", "inputSchema": {"type": "object"}}]}'
 
 
 @pytest.fixture
 def repo(tmp_path):
+    (tmp_path / ".git").mkdir()  # a checkout: configs are looked for up to its root
     (tmp_path / "mcp").mkdir()
     (tmp_path / "mcp" / "tools.json").write_text(DUP)
     (tmp_path / "sub" / "deeper").mkdir(parents=True)
@@ -40,6 +42,27 @@ def test_pyproject_without_a_tool_table_is_passed_over(repo):
     (repo / ".mcplint.yaml").write_text("select: [MCP101]\n")
     proc, payload = check(repo, cwd=repo / "sub" / "deeper")
     assert rules_of(payload) == ["MCP101"]
+
+
+def test_a_config_above_the_repository_is_not_the_repositorys(tmp_path):
+    """/tmp/.mcplint.yaml on a shared machine names commands `mcplint check` would run in every
+    checkout under /tmp: configs are looked for up to the repository root, and outside a
+    repository only in the working directory (git's safe.directory lesson)."""
+    planted = tmp_path / ".mcplint.yaml"
+    planted.write_text("servers:\n  - name: x\n    command: [touch, pwned]\n")
+    checkout = tmp_path / "checkout"
+    (checkout / ".git").mkdir(parents=True)
+    (checkout / "sub").mkdir()
+    plain = tmp_path / "plain" / "sub"
+    plain.mkdir(parents=True)
+    assert config.discover(checkout / "sub") is None and config.discover(plain) is None
+    (checkout / ".mcplint.yaml").write_text("select: [MCP101]\n")
+    assert config.discover(checkout / "sub") == checkout / ".mcplint.yaml"
+    (plain / ".mcplint.yaml").write_text("select: [MCP101]\n")
+    assert config.discover(plain) == plain / ".mcplint.yaml"
+    (checkout / ".git").rmdir()
+    (checkout / ".git").write_text("gitdir: ../elsewhere\n")  # a worktree or submodule
+    assert config.discover(checkout / "sub") == checkout / ".mcplint.yaml"
 
 
 def test_cli_flags_override_config(repo):

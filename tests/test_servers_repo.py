@@ -50,6 +50,7 @@ def _repo(tmp_path: Path, name: str, config: str) -> Path:
     repo = tmp_path / name
     shutil.copytree(REPOS / name, repo, ignore=shutil.ignore_patterns("__pycache__"), symlinks=True)
     (repo / ".mcplint.yaml").write_text(config, encoding="utf-8")
+    (repo / ".git").mkdir(exist_ok=True)  # a checkout: its config is found from any folder in it
     return repo
 
 
