@@ -130,6 +130,22 @@ def test_daemons_started_at_launch_and_while_answering_a_ping_are_gone_after_the
     assert not wait_gone(on_ping, 3.0), "the daemon started while answering a ping outlived the audit"
 
 
+def test_a_daemon_whose_pid_changes_every_few_milliseconds_is_gone_after_the_audit(tags, tmp_path):
+    """It forks and exits every 2 ms: a pid read from /proc is dead before it is signalled. Its
+    process group (made by its setsid, kept by every fork) is signalled instead."""
+    walker, beats = tags("walker"), tmp_path / "heartbeat"
+    log = tmp_path / "daemons.log"
+    proc = mcplint("audit", "--format", "json", "--env", f"{LOG_VARIABLE}={log}",
+                   "--env", f"MCPLINT_FIXTURE_HEARTBEAT={beats}", "--",
+                   *server_command("hostile_daemon", "--walker", walker), cwd=tmp_path)
+    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert walker in logged(log) and beats.exists(), "the fixture did not daemonize the walker"
+    time.sleep(0.3)  # (a beat written as mcplint returned)
+    before = beats.stat().st_size
+    time.sleep(1.0)  # a walker alive writes a beat every few milliseconds
+    assert beats.stat().st_size == before, "the walker outlived the audit"
+
+
 def test_repository_mode_stops_every_servers_daemons_and_each_server_is_still_audited(tags, tmp_path):
     """Two servers prestarted at once (drive.PRESTART), both audited, each leaving daemons at launch
     and on a ping: each server's listing and audit are complete (closing one never broke the other),

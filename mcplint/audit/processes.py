@@ -89,11 +89,37 @@ def mcplint_session() -> str | None:
 
 
 def kill(pids, sig: int) -> None:
+    """Signal each of ``pids`` (the server's, tracked) and, when it is outside mcplint's session,
+    its whole process group: a daemon that called setsid leads a group its forks stay in, even
+    after the leader exited. One that forks and exits every few milliseconds (its pid changing
+    faster than /proc can be read) is caught only so; signalling a group is atomic."""
+    own_session = os.getsid(0)
     for pid in pids:
         try:
+            group = os.getpgid(pid)
             os.kill(pid, sig)
-            if os.getpgid(pid) == pid:
-                os.killpg(pid, sig)  # it made its own group (setsid): its children too
+            if group == pid or (group > 1 and os.getsid(pid) != own_session):
+                os.killpg(group, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def live_groups(groups: set[tuple[str, str]]) -> set[int]:
+    """The process groups among ``groups`` ((pgid, session) pairs seen on the server's processes)
+    that still have a member in that same session: never mcplint's own session or group."""
+    own = (str(os.getpgid(0)), mcplint_session())
+    found = set()
+    for fields in process_table().values():
+        pair = (fields[2], fields[3])
+        if pair in groups and pair[0] != own[0] and pair[1] != own[1] and int(pair[0]) > 1:
+            found.add(int(pair[0]))
+    return found
+
+
+def kill_groups(groups, sig: int) -> None:
+    for group in groups:
+        try:
+            os.killpg(group, sig)
         except (ProcessLookupError, PermissionError):
             pass
 

@@ -95,6 +95,8 @@ class StdioProcess:
         self._stderr = bytearray()
         self.bytes_read = 0  # from stdout, over the whole audit
         self._tracked: dict[int, str] = {}  # pid -> start time: processes the server started
+        # (pgid, session) of those outside mcplint's session: a group outlives any one pid in it
+        self._groups: set[tuple[str, str]] = set()
 
     # -- reading -------------------------------------------------------------
     def read_line(self, deadline: float) -> bytes | None:
@@ -261,6 +263,7 @@ class StdioProcess:
             if not fields or len(fields) <= 19 or (own_session is not None and fields[3] == own_session):
                 continue
             self._tracked.setdefault(pid, fields[19])
+            self._groups.add((fields[2], fields[3]))
 
     def _tracked_alive(self) -> list[int]:
         return [pid for pid, started in self._tracked.items() if procs.start_time(pid) == started and not procs.zombie(pid)]
@@ -278,10 +281,12 @@ class StdioProcess:
         for _ in range(1000):
             self._track(adopted_only=True)
             alive = self._tracked_alive()
+            groups = procs.live_groups(self._groups)  # a daemon whose pid changes faster than we look
             self._reap()
-            if not alive or time.monotonic() >= deadline:
+            if not alive and not groups or time.monotonic() >= deadline:
                 return
             procs.kill(alive, signal.SIGKILL)
+            procs.kill_groups(groups, signal.SIGKILL)
             time.sleep(0.02)
 
     def _signal_all(self, sig: int) -> None:
