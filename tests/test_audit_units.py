@@ -232,15 +232,17 @@ def test_invalid_cases():
     schema = obj({"city": {"type": "string"}, "days": {"type": "integer"}}, required=["city"])
     assert arguments.invalid_cases(schema) == [
         ("missing-required:city", {}),
-        ("wrong-type:city", {"city": 12345}),
+        ("wrong-type:city", {"city": None}),
     ]
 
 
-def test_invalid_cases_picks_a_type_the_property_rejects():
-    assert arguments.invalid_cases(obj({"v": {"type": ["string", "number"]}}))[1] == ("wrong-type:v", {"v": True})
-    assert arguments.invalid_cases(obj({"v": {"type": ["string", "boolean", "integer"]}}))[1] == \
-        ("wrong-type:v", {"v": ["not-a-scalar"]})
-    assert arguments.invalid_cases(obj({"v": {"type": "boolean"}}))[1] == ("wrong-type:v", {"v": "not-a-boolean"})
+def test_invalid_cases_picks_a_falsy_type_the_property_rejects():
+    """null, "" or 0: falsy everywhere, so a server that validates nothing reads "no" (the attack
+    round's F1: "not-a-boolean" made a lax server apply a Terraform plan)."""
+    assert arguments.invalid_cases(obj({"v": {"type": ["string", "null"]}}))[1] == ("wrong-type:v", {"v": 0})
+    assert arguments.invalid_cases(obj({"v": {"type": ["null", "integer"]}}))[1] == ("wrong-type:v", {"v": ""})
+    assert arguments.invalid_cases(obj({"v": {"type": ["string", "null", "integer"]}})) == [("missing-required:v", {})]
+    assert arguments.invalid_cases(obj({"v": {"type": "boolean"}})) == [("missing-required:v", {})]
 
 
 def test_invalid_cases_without_anything_to_violate():

@@ -128,7 +128,7 @@ REFUSED = [
     (tool("get_rows", "Get rows.", inputSchema={"type": "object", "properties": {
         "mode": {"enum": ["read", "purge"]}}}), "input schema enum of property 'mode' says 'purge'"),
     (tool("get_rows", "Get rows.", inputSchema={"type": "object", "properties": {"delete_after": {}}}),
-     "input schema property 'delete_after' says 'delete'"),
+     "input schema property 'delete_after' implies a side effect ('delete')"),
     # found by attacking the gate (2026-11-29): a capital word with a suffix, words the lexicon lacked,
     # a word cut by the camelCase split, values nested in what the audit could send, annotations
     # that contradict each other
@@ -156,7 +156,7 @@ REFUSED = [
     (tool("get_config", "Get the configuration, including the database password."),
      "description says 'password': it may return secrets, which the recording would keep"),
     (tool("show_session", "Show the session.", title="Show access token"),
-     "title says 'access token': it may return secrets, which the recording would keep"),
+     "name says 'session': it may return secrets, which the recording would keep"),
     # get + object + a word of state: "get the door open" makes it so
     (tool("get_door_open", "Get the front door open."), "name reads as 'get it open' (making it open), not as a read"),
     (tool("getLightsOff"), "name reads as 'get it off' (making it off), not as a read"),

@@ -11,7 +11,8 @@ it cannot build a value it trusts (an unmatched pattern, a remote ``$ref``, a
 ``not``): calling a tool with a guess is worse than not calling it.
 
 ``invalid_cases`` builds the input-validation probes: the valid arguments with one
-required property left out, and with one typed property given a value of the wrong
+required property left out, and with one typed property given a falsy value (null, "", 0;
+never to a boolean or untyped property, see ``_WRONG``) of the wrong
 type.
 
 The schema comes from the server under audit, so any JSON value can arrive here: every
@@ -70,15 +71,15 @@ _NAMED = {
     **dict.fromkeys(("mimetype", "contenttype", "mediatype"), "text/plain"),
 }
 _PATTERN_CANDIDATES = ("example", "a", "A", "1", "abc123", "example-1", "example_1", "Example", "x1", "0")
-_WRONG = {  # declared type -> a value of another type
-    "string": 12345,
-    "integer": "not-a-number",
-    "number": "not-a-number",
-    "boolean": "not-a-boolean",
-    "array": "not-an-array",
-    "object": "not-an-object",
-    "null": "not-null",
-}
+# The input-validation probe's wrong-type values: null, then "" and 0. Each is falsy in Python
+# and JavaScript alike, so a server that validates nothing and tests `if args.get(name)` reads
+# "no", never "yes, do it" (a string such as "not-a-boolean" is truthy: a lax server ran
+# `terraform apply` on it). Boolean and untyped properties are never given a wrong value: any
+# value may be a switch's "yes", and a falsy one the "go" of an inverted switch (dry_run: null).
+# A schema with only such properties gets an unknown extra property (null) when it forbids
+# additionalProperties, else no wrong-type case; a missing required argument always comes first.
+_WRONG = (None, "", 0)
+UNKNOWN_PROPERTY = "mcplint_probe_unknown"
 
 
 class _Unbuildable(Exception):
@@ -139,18 +140,30 @@ def _invalid_cases(schema: Mapping) -> list[tuple[str, dict]]:
         if not isinstance(prop, Mapping):
             continue
         try:
-            types = _types(_resolve(prop, schema))
+            prop = _resolve(prop, schema)
         except _Unbuildable:
             continue
-        if not types:
+        types = _types(prop)
+        if not types or "boolean" in types or any(isinstance(v, bool) for v in _sendable(prop)):
             continue
-        candidates = [_WRONG[t] for t in types if t in _WRONG] + [True, ["not-a-scalar"]]
-        wrong = next((value for value in candidates if not _accepts(types, value)), None)
-        if wrong is None:
+        wrong = next((value for value in _WRONG if not _accepts(types, value)), _NO_VALUE)
+        if wrong is _NO_VALUE:
             continue
         cases.append((f"wrong-type:{name}", {**valid, name: wrong}))
         break
+    else:
+        if schema.get("additionalProperties") is False and UNKNOWN_PROPERTY not in properties:
+            cases.append(("unknown-property", {**valid, UNKNOWN_PROPERTY: None}))
     return cases
+
+
+_NO_VALUE = object()
+
+
+def _sendable(prop: Mapping) -> list:
+    """const, default and enum values: a boolean among them makes the property a switch."""
+    values = [prop.get("const"), prop.get("default")]
+    return values + (prop["enum"] if isinstance(prop.get("enum"), list) else [])
 
 
 def _names(required: Any) -> list[str]:
@@ -170,6 +183,8 @@ def _types(schema: Mapping) -> list[str]:
 
 
 def _accepts(types: list[str], value: Any) -> bool:
+    if value is None:
+        return "null" in types
     if isinstance(value, bool):
         return "boolean" in types
     if isinstance(value, int):

@@ -19,12 +19,17 @@ and the first that does not is the reason it is not:
    ("permanently", "side effect"), and no ambiguous word (post, email, update, order, ...) except
    as a noun: after an article, a preposition or a read verb ("Lists the messages").
    Words in other scripts, and invisible characters, cannot be vetted: not called.
-4. Its input schema (property names, descriptions, and the values the audit could send, with
-   the strings nested in object and array values) holds no effect word and no red flag.
-5. Its name, title and description do not say it returns secrets or the server's environment
-   (``get-env``, "environment variables", credentials, passwords, API keys, access tokens): its
-   answer would be written into the recording, and a read is not harmless when what it reads is
-   a credential.
+4. Its input schema (``mcplint.audit.gate_schema``): no parameter, at any depth and also when only
+   named in ``required``, is an action switch (``apply``, ``force``, ``dry_run``, ``confirm``) or
+   names an effect; a boolean or untyped parameter has no ambiguous verb in its name or
+   description; the values the audit could send hold no effect or ambiguous verb; no other
+   description or title holds an effect word or a red flag.
+5. Its outputSchema's descriptions and titles hold no effect word ("the rows it deletes").
+6. Its name, titles, description and outputSchema do not say it returns secrets or the server's
+   environment (tokens, passwords, cookies, sessions, keys, "environment variables"), and no
+   text or value of it points at a file that holds them (``~/.ssh/id_rsa``, ``/proc/self/environ``,
+   ``.env``): its answer would be written into the recording, and a read is not harmless when what
+   it reads is a credential.
 
 Annotations are untrusted hints, and so are names and descriptions: the gate cannot stop a server
 that lies, only one that says what it does. Its lexicon (``effect_lexicon``) is separate from the
@@ -54,7 +59,6 @@ _CONJUNCTIONS = frozenset("and or then also plus after before".split())
 _BEFORE_A_VERB = _CONJUNCTIONS | frozenset("to it tool that which will can".split())
 # "it's" is "it is", not a possessive.
 _IS_CONTRACTIONS = frozenset("it that what there here he she who where this which let".split())
-_MAX_SCHEMA_NODES = 2000
 # A pronoun between a verb and its particle: "powers it off", "zeroes them out".
 _OBJECTS = frozenset("it them this that everything all".split())
 
@@ -72,27 +76,8 @@ def call_refusal(tool: Any, open_world_ok: bool = False) -> str | None:
         return "its annotations contradict each other (readOnlyHint and destructiveHint both true), so it cannot be vetted"
     if hints.open_world and not open_world_ok:
         return "it may reach outside systems (openWorldHint is not false)"
-    return (name_refusal(tool.get("name")) or texts_refusal(tool) or schema_refusal(tool.get("inputSchema"))
-            or secrets_refusal(tool))
-
-
-_SECRETS = regex(
-    r"\b(?:env|environ|environment(?:\s+variables?)?|env\s+vars?|secrets?|credentials?|passwords?|passwd|"
-    r"api\s*keys?|access\s*keys?|private\s*keys?|(?:access|auth|api|bearer|session|refresh)\s*tokens?)\b", re.I)
-
-
-def secrets_refusal(tool: Mapping) -> str | None:
-    """A tool that says it returns secrets or the environment: its answer is not for a recording."""
-    annotations = tool.get("annotations")
-    texts = [("name", re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name") or ""))),
-             ("description", tool.get("description")), ("title", tool.get("title")),
-             ("title", annotations.get("title") if isinstance(annotations, Mapping) else None)]
-    for field, text in texts:
-        found = _SECRETS.search(text) if isinstance(text, str) else None
-        if found:
-            return (f"{field} says {found.group(0).lower()!r}: it may return secrets, which the recording "
-                    "would keep")
-    return None
+    return (name_refusal(tool.get("name")) or gate_schema.secret_refusal(tool) or texts_refusal(tool)
+            or gate_schema.input_refusal(tool.get("inputSchema")) or gate_schema.output_refusal(tool.get("outputSchema")))
 
 
 def name_refusal(name: Any) -> str | None:
@@ -144,17 +129,6 @@ def texts_refusal(tool: Mapping) -> str | None:
     return None
 
 
-def schema_refusal(schema: Any) -> str | None:
-    """Property names, descriptions and the values an audit could send (const, enum, default, examples)."""
-    for count, (where, text) in enumerate(_schema_texts(schema)):
-        if count > _MAX_SCHEMA_NODES:
-            return "its input schema is too large to vet"
-        said = text_refusal(text, ambiguous=False)
-        if said:
-            return f"input schema {where} {said}"
-    return None
-
-
 def text_refusal(text: str, ambiguous: bool) -> str | None:
     """What in free text implies an effect: 'says ...', or why the text cannot be vetted."""
     if any(unicodedata.category(ch) in ("Cf", "Co", "Cs") or (unicodedata.category(ch) == "Cc" and ch not in "\t\n\r")
@@ -173,7 +147,7 @@ def text_refusal(text: str, ambiguous: bool) -> str | None:
         found = effect_word(word)
         if found and not _arithmetic(word, words[index + 1:]):
             return f"says {_phrase(words, index)!r}"
-        if ambiguous and word in AMBIGUOUS_WORDS and not _noun_context(words, index):
+        if ambiguous and word in AMBIGUOUS_WORDS and not _noun_context(words, index) and not _harmless(words, index):
             return f"says {_phrase(words, index)!r} (a verb there, or ambiguous)"
     for whole in _joined_words(text):  # "DELETEs", "WIPEall": the camelCase split cuts the word
         if effect_word(whole):
@@ -196,8 +170,22 @@ def effect_word(word: str) -> str | None:
     return next((stem for stem in EMBEDDED_STEMS if stem in word), None)
 
 
+def words_of(text: str) -> list[str]:
+    """The lower-case words of a text or a name (camelCase and snake_case split), no punctuation."""
+    return [word for word in _words(text) if word not in _PUNCTUATION]
+
+
 # -- helpers ------------------------------------------------------------------------------------
 _PUNCTUATION = frozenset(".,;:!?()[]{}\"")
+# "(default shows just running)": a word of state after such an adverb describes, it does not act.
+_STATE_ADVERBS = frozenset("just only currently still already".split())
+
+
+def _harmless(words: list[str], index: int) -> bool:
+    """"Set to true to ...": the argument, not the tool, is set. "just running": a state."""
+    word, before = words[index], words[index - 1] if index else ""
+    following = words[index + 1] if index + 1 < len(words) else ""
+    return (word in ("set", "sets") and following == "to") or (word in STATE_COMPLEMENTS and before in _STATE_ADVERBS)
 
 
 def _read_verb(part: str, rest: list[str]) -> bool:
@@ -268,30 +256,7 @@ def _base_note(part: str, base: str) -> str:
     return "" if part == base else f" ({base})"
 
 
-def _schema_texts(schema: Any) -> Iterator[tuple[str, str]]:
-    """(where, text) for every property name, description and sendable string value, depth first."""
-    stack = [(schema, "")]
-    while stack:
-        node, at = stack.pop()
-        if isinstance(node, Mapping):
-            for key, value in node.items():
-                if key == "properties" and isinstance(value, Mapping):
-                    for prop, sub in value.items():
-                        yield f"property {prop!r}", str(prop)
-                        stack.append((sub, f"property {prop!r}"))
-                elif key in ("description", "title") and isinstance(value, str):
-                    yield f"{key} of {at or 'the schema'}", value
-                elif key in ("const", "default"):  # a value the audit may send, objects and arrays too
-                    yield from ((f"{key} of {at or 'the schema'}", text) for text in _strings_in(value))
-                elif key in ("enum", "examples") and isinstance(value, list):
-                    yield from ((f"{key} of {at or 'the schema'}", text) for v in value for text in _strings_in(v))
-                elif isinstance(value, (Mapping, list)):
-                    stack.append((value, at))
-        elif isinstance(node, list):
-            stack.extend((item, at) for item in node)
-
-
-def _strings_in(value: Any) -> Iterator[str]:
+def strings_in(value: Any) -> Iterator[str]:
     """The strings of a JSON value, keys too, depth first ({"action": "delete everything"})."""
     stack = [value]
     while stack:
@@ -304,3 +269,6 @@ def _strings_in(value: Any) -> Iterator[str]:
                 stack.append(item)
         elif isinstance(node, list):
             stack.extend(node)
+
+
+from mcplint.audit import gate_schema  # noqa: E402  (it reads texts with the functions above)

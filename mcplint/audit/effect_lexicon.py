@@ -53,7 +53,11 @@ _EFFECT_VERBS = (
     "reconfigure initialize initialise symlink enqueue dispatch sudo impersonate elevate promote demote "
     # found by attacking the gate: disks, money, records and devices
     "reformat repartition defragment encrypt zeroize spend freeze unfreeze drain redact expunge vacuum "
-    "sweep liquidate foreclose garnish overdraw"
+    "sweep liquidate foreclose garnish overdraw "
+    # found by the second attack round: messaging, devices, people, medicine, money, code
+    "forget subscribe unsubscribe unfriend unbolt hibernate resize zap clobber amend ignite transmit inform "
+    "speak acquire detonate honk steer accelerate sedate dispense inject administer prescribe expel sack "
+    "unwind fax evaluate"
 ).split()
 _EFFECT_NOUNS = (
     "zeroes zeroed zeroing "  # (not "zeros", the plural noun)
@@ -70,19 +74,29 @@ _AMBIGUOUS_VERBS = (
     "silence link attach detach connect disconnect generate bid offer claim fork clone watch comment react "
     "join receive pop bump snapshot backup refresh pause resume fire track download tear clean trash "
     "mount bill invoice wire fund loan exchange ping alert cache seed setup touch duplicate compile build "
-    "boot queue deny whitelist blacklist allowlist blocklist flash"
+    "boot queue deny whitelist blacklist allowlist blocklist flash "
+    # found by the second attack round (nouns too: "the complete list", "memory leaks", "histogram bins")
+    "issue complete advance hold arm override adjust raise lower flood relay report leak tell contact wake "
+    "ring park hire tip award give credit debit dump exit brew bin grade dose brake hail change sleep"
 ).split()
+# Only these forms of words that are mostly harmless nouns or adjectives ("plain text", "Google Drive",
+# "next page", "short names") are verbs that may act: "Texts a code", "pages the on-call".
+_AMBIGUOUS_FORMS = {"texts": "text", "texted": "text", "texting": "text", "drives": "drive", "drove": "drive",
+                    "pages": "page", "paged": "page", "shorts": "short", "shorted": "short", "shorting": "short"}
 
 RED_FLAGS = frozenset(
     "permanent permanently irreversible irreversibly irrevocable irrevocably destructive destructively "
-    "dangerous undone unrecoverable forever".split()
+    "dangerous undone unrecoverable forever gone".split()
 )
 # Two-word red flags: "side effect", "side-effects".
 RED_FLAG_PAIRS = frozenset({("side", "effect"), ("side", "effects"), ("zero", "out"), ("zeroes", "out"),
                             ("zeros", "out"), ("top", "up"), ("tops", "up"), ("switch", "off"),
                             ("switches", "off"), ("turn", "off"), ("turns", "off"), ("power", "off"),
                             ("powers", "off"), ("power", "down"), ("powers", "down"), ("files", "it"),
-                            ("files", "them"), ("file", "it")})  # "files it with the IRS"
+                            ("files", "them"), ("file", "it"),  # "files it with the IRS"
+                            ("longer", "exists"), ("longer", "exist"), ("for", "sale"), ("for", "rent"),
+                            ("lays", "off"), ("lay", "off"), ("sets", "off"), ("set", "off"),
+                            ("as", "seen")})  # "they count as seen after this"
 # "get_door_open", "get_lights_off", "get_job_started": after get and its object, a word of state
 # makes get causative (make it so), not a read. Participles of the ambiguous verbs count too.
 STATE_COMPLEMENTS = frozenset(
@@ -132,17 +146,46 @@ def _expand(bases: list[str]) -> dict[str, str]:
 
 
 EFFECT_WORDS = {**_expand(_EFFECT_VERBS), **{noun: noun for noun in _EFFECT_NOUNS}}
-AMBIGUOUS_WORDS = {form: base for form, base in _expand(_AMBIGUOUS_VERBS).items() if form not in EFFECT_WORDS}
+AMBIGUOUS_WORDS = {form: base for form, base in {**_expand(_AMBIGUOUS_VERBS), **_AMBIGUOUS_FORMS}.items()
+                   if form not in EFFECT_WORDS}
 # What makes the ambiguous word after it a noun. Only the word right before counts: with any
 # word between, "the tool posts" would read as a noun.
 DETERMINERS = frozenset(
     "the a an this these those each every any all some no its their his her your my our latest recent "
     "previous unread existing current specific given selected matching related pending two three many "
-    "most few several 's".split()
+    "most few several one next first last 's".split()
 )  # before any form: "the posted message", "its settings"
 # Before the base or -s form only, never a gerund ("by updating") or a participle:
 PREPOSITIONS = frozenset("of for in on from by about per with without within between among".split())
 # Nouns that head a compound with an ambiguous noun: "error messages", "sort order", "date format".
-NOUN_MODIFIERS = frozenset("error warning status chat blog sort date time iso".split())
+NOUN_MODIFIERS = frozenset("error warning status chat blog sort date time iso open closed github web".split())
 READ_FORMS = frozenset(form for verb in (*READ_VERBS - {"is", "has", "get"}, "return", "contain", "include",
                                          "match") for form in inflections(verb)) | {"get"}
+
+# Parameters that are action switches, whatever their type: a lax server acts on any truthy value
+# (`if args.get("apply")`), or on a falsy one for an inverted switch (dry_run, preview). A word here
+# anywhere in a parameter's name (apply, dry_run, auto_merge, forcePush) refuses the tool; so does
+# an effect word (delete_after, notify). For a boolean (or untyped) parameter every ambiguous word
+# counts too, in its name and its description ("email": true, "Print them").
+SWITCH_WORDS = frozenset(
+    "apply applied force forced forcing yes confirm confirmed dry dryrun wet real really proceed perform "
+    "go do commit merge push run trigger launch release sync deploy fire ship execute exec overwrite "
+    "auto autofix fix preview simulate simulation noop sandbox safe readonly validate verify check test "
+    "destructive unsafe".split()
+)
+# Secrets: a tool that returns one puts it into the recording and the report. Words and phrases
+# (after camelCase and snake_case are split), and file paths that hold credentials.
+SECRET_WORDS = (
+    "secret", "secrets", "credential", "credentials", "password", "passwords", "passwd", "passphrase",
+    "passphrases", "passcode", "cookie", "cookies", "session", "sessions", "jwt", "jwts", "oauth", "bearer",
+    "kubeconfig", "dotenv", "cvv", "env", "environ", "token", "tokens",
+)
+SECRET_PHRASES = ("environment variable", "env var", "api key", "access key", "private key", "secret key",
+                  "ssh key", "signing key", "client secret", "auth token", "access token", "refresh token")
+# "token" of a paginated listing ("next page token") or a model's count ("max tokens") is no secret.
+TOKEN_NOT_SECRET_AFTER = frozenset("page next continuation pagination cursor resume max".split())
+SECRET_PATHS = (
+    r"~/\.ssh\b", r"/\.ssh/", r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b", r"/proc/(?:self|\d+)/", r"/etc/(?:g?shadow|sudoers)\b",
+    r"(?:^|[/\\\s])\.env\b", r"\.aws/(?:credentials|config)\b", r"\.netrc\b", r"\.pgpass\b", r"\.git-credentials\b",
+    r"\.docker/config\.json", r"\.kube/config\b", r"\.gnupg\b", r"\.npmrc\b", r"\.pypirc\b",
+)
