@@ -147,6 +147,9 @@ def run(targets: list[Target], plan: Plan) -> Result:
             except OSError as err:
                 result.errors.append(f"{shown}: cannot read: {err.strerror or err}")
                 continue
+            except InputError as err:  # an endless transcript: past the spool bound
+                result.errors.append(str(err))
+                continue
         else:
             kind, raw = _capture_kind(target), None
         if kind is not None:

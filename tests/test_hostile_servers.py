@@ -341,3 +341,70 @@ def test_the_transcript_is_bounded_in_server_lines_and_bytes():
     with pytest.raises(TranscriptFull, match="exceed"):
         recorder.server({"text": "x" * 500})
     assert len(handle.getvalue()) < 1000 and handle.getvalue().count("\n") == 1
+
+
+# --- answers that once ended the audit with "internal error" (tests/attack round F7-F9) ----------------
+def test_a_cursor_with_a_lone_surrogate_ends_the_listing_with_a_note(tag):
+    """nextCursor "\\ud800" cannot be sent back as UTF-8: it was an internal UnicodeEncodeError and
+    the report was lost. The listing ends there with a note, and the report comes."""
+    result = '{"tools":[{"name":"get_time","description":"Get the time.","inputSchema":{"type":"object"}}],' \
+             '"nextCursor":"\\ud800"}'
+    run = stdio(tag, "hostile_listing", result, options=("--format", "json"))
+    assert run.returncode in (0, 1) and "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert "internal error" not in run.stderr, run.stderr[-2000:]
+    assert "tools/list: stopped at page 1: its nextCursor '\\ud800' is not valid Unicode" in run.stderr, run.stderr
+    assert json.loads(run.stdout)["summary"]["tools"] == 1
+
+
+@pytest.mark.parametrize("name", ['["a"]', '{"a": 1}', "3", "null", "true"])
+def test_a_tool_name_of_any_json_type_gets_a_report(tag, name):
+    """A list or an object as a tool name was `TypeError: unhashable type` in the unknown-tool probe."""
+    result = '{"tools":[{"name":%s,"inputSchema":{"type":"object"}},' \
+             '{"name":"get_\\ud800","description":"Get the time.","inputSchema":{"type":"object"}}]}' % name
+    run = stdio(tag, "hostile_listing", result, options=("--format", "json", "--call-read-only"))
+    assert run.returncode == 1, run.stderr[-2000:]
+    assert "internal error" not in run.stderr and "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert json.loads(run.stdout)["findings"]
+
+
+def test_a_chunk_size_line_over_64_kib_is_a_one_line_server_error(tmp_path):
+    """http.client's LineTooLong escaped the transport as an internal error."""
+    with HttpServer("hostile_http_framing", "--mode", "chunk-line") as server:
+        run = audit("--format", "json", server.url)
+    assert_bounded(run)
+    assert "internal error" not in run.stderr, run.stderr
+    assert run.error == (f"mcplint: error: {server.url}: the response body is not valid HTTP (LineTooLong: got more "
+                         "than 65536 bytes when reading chunk size); mcplint stopped reading it"), run.error
+    assert json.loads(run.stdout)["summary"]["audit"]["stopped"]  # the report of what came before is kept
+
+
+def test_a_folded_session_id_is_reported_and_never_sent_back(tmp_path):
+    """An Mcp-Session-Id "abc<CR><LF><TAB>X-Injected: yes" was flagged (MCP823) but sent back on every
+    later request as a folded header. It is flagged, said, and not sent."""
+    log = tmp_path / "requests.log"
+    with HttpServer("hostile_http_framing", "--mode", "session-fold", "--log", str(log)) as server:
+        run = audit("--format", "json", server.url)
+    assert_bounded(run, code=1)
+    requests = log.read_text(errors="replace")
+    assert requests.count("POST ") > 3 and "X-Injected" not in requests and "abc" not in requests, requests
+    assert "Mcp-Session-Id" in run.stderr and "does not send it back" in run.stderr, run.stderr
+    assert "MCP823" in {finding["rule"] for finding in json.loads(run.stdout)["findings"]}
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:0/mcp", "https://127.0.0.1:0/", "http://127.0.0.1:000/mcp"])
+def test_port_0_is_a_usage_error_not_port_80(url):
+    """http.client took port 0 for "no port" and connected to 80 (or 443) with the --header values."""
+    run = audit("--header", "Authorization: Bearer x", url)
+    assert run.returncode == 2 and run.elapsed < WALL, run.stderr
+    assert run.error == f"mcplint: error: {url}: not a valid URL (port 0; a port is 1-65535)"
+    assert len(run.stderr.strip().splitlines()) == 1, run.stderr
+
+
+def test_endless_pages_of_many_values_stop_at_the_listing_value_budget(tag):
+    """Pages of 1,000 tools x 150 properties (each under the 500,000-value cap of a message), without
+    end: the audit keeps pages only while they hold 500,000 values together (it reached gigabytes)."""
+    run = stdio(tag, "hostile_pages", "--per-page", "1000", "--properties", "150", options=("--format", "json"))
+    assert run.returncode in (0, 1) and "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert "tools/list: stopped listing at" in run.stderr and "500,000 at most" in run.stderr, run.stderr[-2000:]
+    assert json.loads(run.stdout)["summary"]["tools"] <= 4_000
+    assert run.peak_mb < PEAK_MB, f"peak {run.peak_mb:.0f} MB"

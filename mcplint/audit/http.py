@@ -35,7 +35,7 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from mcplint.audit.sse import MAX_EVENT, EventTooLarge, SSEParser
-from mcplint.audit.stdio import ServerError
+from mcplint.audit.stdio import ServerError, printable, wire_text
 
 MAX_BODY = 16 * 1024 * 1024
 MAX_EVENTS = 1000  # SSE events in one response
@@ -72,7 +72,7 @@ class HttpClient:
         self.url = url
         self.https = parts.scheme == "https"
         self.host = parts.hostname or ""
-        self.port = parts.port or (443 if self.https else 80)
+        self.port = parts.port if parts.port is not None else (443 if self.https else 80)  # never 0 -> 80
         self.path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         default_port = parts.port is None or parts.port == (443 if self.https else 80)
         host = f"[{self.host}]" if ":" in self.host else self.host
@@ -103,7 +103,7 @@ class HttpClient:
         if raw is not None:
             body = raw.encode("utf-8")
         elif message is not None:
-            body = json.dumps(message, ensure_ascii=False).encode("utf-8")
+            body = wire_text(message).encode("utf-8")
         sent = self._headers(method, body, accept, headers or {}, omit, send_credentials)
         self.recorder.client(message, {"method": method, "url": self.url, "headers": sent}, raw=raw, probe=probe)
         deadline = time.monotonic() + timeout
@@ -230,6 +230,11 @@ class HttpClient:
         return ServerError(f"{self.url}: cannot connect to {where}: {err}")
 
     # -- response --------------------------------------------------------------
+    def _bad_body(self, err: Exception) -> ServerError:
+        """http.client gave up on the body's framing (a chunk-size line over 64 KiB, say)."""
+        return ServerError(f"{self.url}: the response body is not valid HTTP ({_name(err)}: "
+                           f"{printable(str(err))[:80]}); mcplint stopped reading it")
+
     def _read(self, response, sock, deadline, until, read_bound) -> HttpReply:
         headers: dict[str, str] = {}
         for name, value in response.getheaders():
@@ -249,6 +254,9 @@ class HttpClient:
             self.recorder.server(None, http_info)
             raise ServerError(f"{self.url}: the response body is larger than {_mib(MAX_BODY)}; "
                               "mcplint stopped reading it") from None
+        except _BadHttp as err:
+            self.recorder.server(None, http_info)
+            raise self._bad_body(err.cause) from None
         if self._watchdog is not None and self._watchdog.fired:
             raise TimeoutError  # the body dripped past the deadline: what came is not the answer
         text = data.decode("utf-8", errors="replace")
@@ -273,6 +281,8 @@ class HttpClient:
                 raise TimeoutError from None
             except (http.client.IncompleteRead, ConnectionError, OSError, ValueError):
                 break
+            except http.client.HTTPException as err:  # LineTooLong in a chunk size, a bad chunk size...
+                raise _BadHttp(err) from None
             if not chunk:
                 break
             chunks.append(chunk)
@@ -315,6 +325,10 @@ class HttpClient:
                 break
             except (http.client.IncompleteRead, ConnectionError, OSError, ValueError):
                 chunk = b""
+            except http.client.HTTPException as err:  # LineTooLong in a chunk size, a bad chunk size...
+                if recorded == 0:
+                    self.recorder.server(None, http_info)
+                raise self._bad_body(err) from None
             size += len(chunk)
             try:
                 if not chunk:
@@ -335,6 +349,12 @@ class HttpClient:
 
 class _TooLarge(Exception):
     pass
+
+
+class _BadHttp(Exception):
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
 
 
 class _Watchdog:

@@ -77,9 +77,11 @@ def check_url(url: str) -> None:
     """An http(s) URL with a host, and no credentials in it (they would end up in reports)."""
     try:
         parts = urlsplit(url)
-        parts.port  # raises ValueError on a bad port
+        port = parts.port  # raises ValueError on a port outside 0-65535
     except ValueError as err:
         raise MCPLintError(f"{url}: not a valid URL ({err})") from None
+    if port == 0:  # http.client would take it for "no port" and connect to 80 or 443, with the --header values
+        raise MCPLintError(f"{url}: not a valid URL (port 0; a port is 1-65535)")
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise MCPLintError(f"{url}: expected an http:// or https:// URL")
     if parts.username is not None or parts.password is not None:

@@ -60,7 +60,7 @@ def unknown_method(audit) -> str:
 
 
 def unknown_tool(audit) -> str:
-    names = {tool.get("name") for tool in audit.tools}
+    names = {tool.get("name") for tool in audit.tools if isinstance(tool.get("name"), str)}  # any JSON type may come
     name = UNKNOWN_TOOL
     while name in names:
         name += "_"

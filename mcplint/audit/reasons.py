@@ -72,7 +72,8 @@ def _calls(audit, item: int) -> str | None:
     the server refused the placeholder arguments, failed or did not answer."""
     structured = item in checklist.STRUCTURED_ITEMS
     which = " with an outputSchema" if structured else ""
-    names = {tool.get("name") for tool in audit.tools if not structured or isinstance(tool.get("outputSchema"), dict)}
+    names = {tool.get("name") for tool in audit.tools if isinstance(tool.get("name"), str)
+             and (not structured or isinstance(tool.get("outputSchema"), dict))}
     outcomes = {name: got for name, got in audit.calls.items() if name in names}
     if not outcomes:
         if not audit.settings.call_read_only and names & {d.name for d in _read_only_plan(audit).call}:

@@ -33,6 +33,9 @@ from mcplint.audit.safety import CallPlan, plan_calls
 from mcplint.audit.session import CLIENT_INFO, HttpSession, Reply, Session
 from mcplint.audit.stdio_session import KEEP_PER_EXCHANGE, StdioSession
 from mcplint.audit.stdio import ServerError, printable, quoted
+from mcplint.capture.http import session_id_ok
+from mcplint.capture.listing_budget import MAX_LISTED_VALUES
+from mcplint.document.value_count import count_values
 from mcplint.versions import LATEST, LATEST_HANDSHAKE, VERSIONS, is_stateless
 
 MAX_PAGES = 50  # per list method
@@ -74,6 +77,7 @@ class Audit:
     notes: list[str] = field(default_factory=list)  # things the user should know (stderr)
     calls: dict[str, str] = field(default_factory=dict)  # tool -> what its valid-argument call got (probes)
     stopped: str | None = None  # why the audit could not go on (e.g. authentication required)
+    listed_values: int = 0  # JSON values in the list pages kept (all methods together)
 
     @property
     def timeout(self) -> float:
@@ -205,7 +209,7 @@ def _initialize(audit: Audit, forced: str | None) -> bool:
     elif forced and negotiated != forced:
         audit.notes.append(f"asked for protocol version {forced}, the server answered {negotiated}")
     if isinstance(session, HttpSession):
-        session.session_id = reply.header("mcp-session-id")
+        _keep_session_id(audit, reply.header("mcp-session-id"))
     audit.capabilities = _dict(result.get("capabilities"))
     audit.server_info = _dict(result.get("serverInfo")) or None
     initialized = session.notify("notifications/initialized")
@@ -216,6 +220,16 @@ def _initialize(audit: Audit, forced: str | None) -> bool:
     if isinstance(session, HttpSession):
         audit.ran("notification", f"notifications/initialized: {initialized.describe()}")
     return True
+
+
+def _keep_session_id(audit: Audit, value: str | None) -> None:
+    """Echo the server's Mcp-Session-Id only when it is visible ASCII, as the spec requires: one with
+    CR LF, a tab or a control character would go out as a folded or injected header. MCP823 reports it."""
+    if value is None or session_id_ok(value):
+        audit.session.session_id = value
+        return
+    audit.notes.append(f"the server's Mcp-Session-Id {quoted(value, 60)} has characters outside visible ASCII "
+                       "(MCP823); mcplint does not send it back, so later requests carry no session id")
 
 
 def _fatal_http(audit: Audit, reply: Reply, what: str) -> bool | None:
@@ -284,13 +298,15 @@ def list_all(audit: Audit, method: str, key: str) -> list[Any]:
     """Every page, following nextCursor (bounded; a repeated cursor ends the loop)."""
     items: list[Any] = []
     cursor, seen = None, set()
-    for page in range(1, MAX_PAGES + 1):
-        progress.stage(f"listing {_LISTED.get(key, key)}" + (f" (page {page})" if page > 1 else ""))
+    for number in range(1, MAX_PAGES + 1):
+        progress.stage(f"listing {_LISTED.get(key, key)}" + (f" (page {number})" if number > 1 else ""))
         reply = audit.request(method, {"cursor": cursor} if cursor is not None else None)
         result = reply.result if reply.ok and isinstance(reply.result, dict) else None
         if result is None:
             break
         page = result.get(key)
+        if not _within_budget(audit, method, page):
+            break
         if isinstance(page, list):
             room = MAX_LISTED - len(items)
             items.extend(page[:room])
@@ -301,6 +317,10 @@ def list_all(audit: Audit, method: str, key: str) -> list[Any]:
         modern = audit.session.era == "modern"
         if not isinstance(cursor, str) or (cursor == "" and not modern) or cursor in seen:
             break
+        if not _encodable(cursor):
+            audit.notes.append(f"{method}: stopped at page {number}: its nextCursor {quoted(cursor, 60)} is not valid "
+                               "Unicode (a lone surrogate), so it cannot be sent back")
+            break
         seen.add(cursor)
     else:
         audit.notes.append(f"{method}: stopped after {MAX_PAGES} pages")
@@ -308,6 +328,29 @@ def list_all(audit: Audit, method: str, key: str) -> list[Any]:
 
 
 _LISTED = {"resourceTemplates": "resource templates"}
+
+
+def _within_budget(audit: Audit, method: str, page: Any) -> bool:
+    """Pages are kept while all the list pages together hold at most MAX_LISTED_VALUES JSON values
+    (each page is under the per-message cap, but endless pages would add up to gigabytes); the
+    lint of the transcript cuts the listing at the same page (mcplint.capture.listing_budget)."""
+    left = MAX_LISTED_VALUES - audit.listed_values
+    count = count_values(page, left)
+    if count <= left:
+        audit.listed_values += count
+        return True
+    audit.notes.append(f"{method}: stopped listing at {audit.listed_values:,} JSON values over all list pages "
+                       f"({MAX_LISTED_VALUES:,} at most); the page past it was not kept, and no more were asked for")
+    return False
+
+
+def _encodable(text: str) -> bool:
+    """Whether a string the server sent can go back in a JSON text as UTF-8 (a lone surrogate cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # -- probes ---------------------------------------------------------------------------------

@@ -248,4 +248,5 @@ def _mcp_name(message: dict) -> str | None:
         return None
     if _HEADER_SAFE.match(value) and not value.startswith("=?base64?"):
         return value
-    return "=?base64?" + base64.b64encode(value.encode("utf-8")).decode("ascii") + "?="
+    # surrogatepass: a lone surrogate in a server's tool name must not crash the request
+    return "=?base64?" + base64.b64encode(value.encode("utf-8", "surrogatepass")).decode("ascii") + "?="

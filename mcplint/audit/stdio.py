@@ -35,6 +35,7 @@ its last 64 KiB are kept, shown (neutralized, shortened) when the server fails.
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import selectors
 import signal
@@ -374,6 +375,17 @@ def printable(text: str) -> str:
         else:
             out.append(f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
     return "".join(out)
+
+
+def wire_text(message) -> str:
+    """A message as JSON text that always encodes as UTF-8: a lone surrogate a server sent (in a
+    tool name it is asked to call, say) goes back \\u-escaped, as it came, not as a crash."""
+    text = json.dumps(message, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(message)
+    return text
 
 
 def quoted(value, limit: int = 80) -> str:

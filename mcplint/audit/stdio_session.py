@@ -10,7 +10,7 @@ from typing import Any
 
 from mcplint import progress
 from mcplint.audit.session import Reply, Session, _is_response, _is_server_request
-from mcplint.audit.stdio import ServerError, StdioProcess
+from mcplint.audit.stdio import ServerError, StdioProcess, wire_text
 
 KEEP_PER_EXCHANGE = 100  # other messages recorded while awaiting one answer; the rest are counted
 MAX_LINES_PER_EXCHANGE = 10_000  # lines read while awaiting one answer before the audit gives up
@@ -47,7 +47,7 @@ class StdioSession(Session):
     def send(self, message: Any = None, *, raw: str | None = None, probe: str | None = None,
              timeout: float | None = None, wait: bool = True, **_ignored) -> Reply:
         timeout = self.within_audit(timeout)
-        text = raw if raw is not None else json.dumps(message, ensure_ascii=False)
+        text = raw if raw is not None else wire_text(message)
         self.recorder.client(None if raw is not None else message, raw=raw, probe=probe)
         if self.unanswered_probe is None and probe not in (None, "sync"):
             self.unanswered_probe = probe

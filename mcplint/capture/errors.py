@@ -230,8 +230,8 @@ def unknown_tool(exchange, session) -> str | None:
         return None
     name = exchange.tool_name
     state = getattr(session, _CATALOG, None)
-    if name is None or state is None or not state["complete"] or state["stale"]:
-        return None
+    if name is None or state is None or not state["complete"] or state["stale"] or getattr(session, "listing_cut", None):
+        return None  # (a listing cut at the budget is incomplete: listing_budget)
     return name
 
 

@@ -12,6 +12,7 @@ import stat
 from dataclasses import dataclass
 
 from mcplint.capture import CAPTURE_SUFFIXES, capture_kind, content, har, jsonl, split  # noqa: F401 (re-exported)
+from mcplint.capture import listing_budget
 from mcplint.capture.dispatch import Dispatch
 from mcplint.capture.records import CLIENT, Record
 from mcplint.capture.session import (ABSORBED, NOTIFICATION, REQUEST, RESPONSE, Exchange, Message, Session,
@@ -138,7 +139,7 @@ def _open(path: str, raw, shown: str):
         head = handle.read(65536)
         if b"\x00" in head:  # /dev/zero, /dev/urandom: refuse before spooling endless bytes
             raise InputError(shown, "binary file (contains NUL bytes), expected a JSONL transcript")
-        return spool(handle.read, head)
+        return spool(handle.read, head, shown=shown)
 
 
 class _Linter(Dispatch):
@@ -173,6 +174,8 @@ class _Linter(Dispatch):
         answered = any(count for key, count in session.seen.items() if key != "http" and not key.endswith("-result"))
         notes = () if answered else ("no request in the capture was answered, so nothing the server does could be "
                                      f"judged (protocol version {session.version} was not negotiated)",)
+        if session.listing_cut is not None:
+            notes += (session.listing_cut,)
         return Linted(findings, session.version, kind, len(session.tools), unassessed(session, self.plan), None,
                       notes)
 
@@ -242,8 +245,11 @@ class _Linter(Dispatch):
 
     def _exchange(self, exchange: Exchange) -> None:
         session = self.session
-        if exchange.method in ABSORBED:  # (most exchanges are calls: no call to absorb for them)
-            session.absorb(exchange)
+        member = LIST_MEMBERS.get(exchange.method)
+        page = self._list_page(exchange, member) if member is not None and exchange.response.result is not None \
+            else None
+        if exchange.method in ABSORBED and page is not False:  # (most exchanges are calls: nothing to absorb)
+            session.absorb(exchange)  # a page past the listing budget keeps none of its tools
         session.seen[exchange.method or "?"] += 1
         response = exchange.response
         result = response.result
@@ -257,25 +263,33 @@ class _Linter(Dispatch):
                 continue
             for v in hook(exchange, session, ctx):
                 add((rule, v.bounded(), tool))
-        member = LIST_MEMBERS.get(exchange.method)
-        if member is not None and exchange.response.result is not None:
-            self._lint_list_page(exchange, member)
+        if isinstance(page, str):
+            self._lint_list_page(exchange, member, page)
 
-    def _lint_list_page(self, exchange: Exchange, member: str) -> None:
-        """Every manifest rule on a tools/list, prompts/list, resources/list or
-        resources/templates/list page; a page seen before is not linted again."""
-        response = exchange.response
-        if member == "tools" and "tools" not in response.result:
-            return  # no tools to lint (and the tool rules expect the array's member to be there)
-        entries = response.result.get(member)  # MCP248 reports a prompts/resources list that is missing
+    def _list_page(self, exchange: Exchange, member: str) -> str | bool:
+        """A list page's entries as JSON text when it is new and within the listing budget (see
+        listing_budget); True for a page seen before (kept, not linted again); False past the budget."""
+        self.session.seen[f"{exchange.method}-result"] += 1
+        if self.session.listing_cut is not None:
+            return False
+        entries = exchange.response.result.get(member)  # MCP248 reports a prompts/resources list that is missing
         # The page's entries as JSON with their characters decoded (the escapes of a HAR body or a
         # JSONL line are gone once parsed): the source text the text rules' pre-checks read.
         text = json.dumps(entries, sort_keys=True, default=str, ensure_ascii=False)
         digest = hashlib.sha256(f"{member}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
-        self.session.seen[f"{exchange.method}-result"] += 1
         if digest in self._list_pages:
-            return
+            return True
+        if not listing_budget.admit(self.session, exchange.method, entries):
+            return False
         self._list_pages.add(digest)
+        return text
+
+    def _lint_list_page(self, exchange: Exchange, member: str, text: str) -> None:
+        """Every manifest rule on a new tools/list, prompts/list, resources/list or
+        resources/templates/list page (its entries as JSON ``text``)."""
+        response = exchange.response
+        if member == "tools" and "tools" not in response.result:
+            return  # no tools to lint (and the tool rules expect the array's member to be there)
         document = Document(self.path, text, response.data, "json", None)
         tools_pointer = Pointer(("result", "tools"))
         if member == "tools":

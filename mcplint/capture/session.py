@@ -157,6 +157,8 @@ class Session:
     reload: Callable[[int], Record | None] | None = None
     pending_bytes: int = 0  # file bytes of the pending requests kept whole
     forgot_pending: bool = False  # a request was dropped past MAX_PENDING: an answer may match none kept
+    listed_values: int = 0  # JSON values in the list pages kept (see mcplint.capture.listing_budget)
+    listing_cut: str | None = None  # why later list pages were neither linted nor kept
 
     def assess(self, rule) -> None:
         """A rule had evidence to judge its checklist items (whether or not it found a problem)."""

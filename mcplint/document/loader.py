@@ -144,22 +144,40 @@ def os_error(err: OSError) -> str:
     return err.strerror or str(err)
 
 
-def spool(read_chunk, head: bytes = b"", chunk: int = 1 << 20):
+# A stream (standard input, a named pipe) is spooled to a temporary file; past this many bytes
+# reading stops (an endless `yes ... | mcplint check -` filled the disk). A file on disk is
+# streamed in place and has no such bound.
+MAX_SPOOL = 1 << 30
+
+
+def spool(read_chunk, head: bytes = b"", chunk: int = 1 << 20, shown: str = "<stdin>"):
     """A seekable temporary file holding ``head`` and then everything ``read_chunk(chunk)``
     gives until it is empty: a stream (stdin, a named pipe) made into a file that can be
-    read again by offset, without holding it in memory."""
+    read again by offset, without holding it in memory. InputError past ``MAX_SPOOL`` bytes."""
     import tempfile
 
     spooled = tempfile.TemporaryFile()
     try:
         spooled.write(head)
-        while data := read_chunk(chunk):
+        size, limit = len(head), MAX_SPOOL
+        while size <= limit and (data := read_chunk(chunk)):
             spooled.write(data)
+            size += len(data)
+        if size > limit:
+            raise InputError(shown, f"more than {_size(limit)} arrived on this stream; mcplint stopped reading "
+                                    "it: save the input to a file and check that file")
         spooled.seek(0)
     except BaseException:
         spooled.close()
         raise
     return spooled
+
+
+def _size(count: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= scale and count % scale == 0:
+            return f"{count // scale} {unit}"
+    return f"{count:,} bytes"
 
 
 def read_stdin(limit: int = -1) -> bytes:

@@ -41,3 +41,17 @@ def holds_too_many(text: str | bytes, data: object, limit: int = MAX_VALUES, jso
         elif type(value) is list:
             stack.extend(value)
     return False
+
+
+def count_values(data: object, limit: int) -> int:
+    """How many values ``data`` holds, counted as in ``holds_too_many``; at most ``limit + 1``
+    (the walk stops there)."""
+    count, stack = 0, [data]
+    while stack and count <= limit:
+        value = stack.pop()
+        count += 1
+        if type(value) is dict:
+            stack.extend(value.values())
+        elif type(value) is list:
+            stack.extend(value)
+    return count
