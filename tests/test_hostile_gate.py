@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from gate_servers.stdio_loop import obj
 from servers import TAG_VARIABLE, new_tag, wait_for_no_orphans
 
 from mcplint.audit import arguments, call_gate
@@ -85,15 +86,6 @@ def tool(name, description=None, schema=None, **more):
     if description is not None:
         found["description"] = description
     return found
-
-
-def obj(props=None, req=None):
-    schema = {"type": "object"}
-    if props is not None:
-        schema["properties"] = props
-    if req is not None:
-        schema["required"] = req
-    return schema
 
 
 def boolean(description=""):

@@ -4,20 +4,11 @@ say (in a description, a schema or an outputSchema) that they change things or r
 (tests/test_hostile_gate.py). Every tools/call is appended to $CALL_LOG. Only the tools in SAFE
 only read."""
 import json
-import os
-import sys
+
+from stdio_loop import log, obj, serve
 
 RO = {"readOnlyHint": True, "openWorldHint": False}
 SAFE = {"get_forecast", "list_workbooks"}
-
-
-def obj(props=None, req=None):
-    schema = {"type": "object"}
-    if props is not None:
-        schema["properties"] = props
-    if req is not None:
-        schema["required"] = req
-    return schema
 
 
 def tool(name, description, schema=None, **more):
@@ -64,40 +55,13 @@ TOOLS = [
 ]
 
 
-def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+def call(params):
+    log("CALL_LOG", json.dumps(params))
+    if params.get("name") not in {t["name"] for t in TOOLS}:
+        return None
+    result = {"workbooks": []} if params.get("name") == "list_workbooks" else {}
+    return {"content": [{"type": "text", "text": json.dumps(result)}], "structuredContent": result}
 
 
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
-        continue
-    if not isinstance(m, dict) or not isinstance(m.get("method"), str):
-        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}})
-        continue
-    mid, method, params = m.get("id"), m["method"], m.get("params") or {}
-    if mid is None:
-        continue
-    if method == "initialize":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-                                                      "serverInfo": {"name": "gate", "version": "1"}}})
-    elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": TOOLS}})
-    elif method == "tools/call":
-        path = os.environ.get("CALL_LOG")
-        if path:
-            with open(path, "a") as f:
-                f.write(json.dumps(params) + "\n")
-        if params.get("name") not in {t["name"] for t in TOOLS}:
-            send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32602, "message": "Unknown tool"}})
-            continue
-        result = {"workbooks": []} if params.get("name") == "list_workbooks" else {}
-        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": json.dumps(result)}],
-                                                      "structuredContent": result}})
-    elif method == "ping":
-        send({"jsonrpc": "2.0", "id": mid, "result": {}})
-    else:
-        send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "Method not found"}})
+if __name__ == "__main__":
+    serve("gate", TOOLS, call)

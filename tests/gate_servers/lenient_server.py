@@ -5,8 +5,8 @@ Its tools look read-only but have action switches: a lax server acts on any trut
 (`if args.get("apply")`), and on a falsy one for an inverted switch (`if not args.get("dry_run", True)`).
 Every tools/call is appended to $CALL_LOG, every action taken to $EFFECT_LOG."""
 import json
-import os
-import sys
+
+from stdio_loop import log, serve
 
 RO = {"readOnlyHint": True, "openWorldHint": False}
 
@@ -46,45 +46,16 @@ ACTIONS = {"show_plan": "apply", "get_branch": "force", "list_jobs": "trigger", 
            "get_items": "confirm"}
 
 
-def log(variable, text):
-    path = os.environ.get(variable)
-    if path:
-        with open(path, "a") as f:
-            f.write(text + "\n")
+def call(params):
+    name, args = params.get("name"), params.get("arguments") or {}
+    log("CALL_LOG", json.dumps({"name": name, "arguments": args}))
+    switch = ACTIONS.get(name)
+    if switch and args.get(switch):
+        log("EFFECT_LOG", f"{name}: {switch}={args[switch]!r} executed")
+    if name == "list_migrations" and not args.get("preview", True):
+        log("EFFECT_LOG", f"{name}: migrations run (preview={args['preview']!r})")
+    return {"content": [{"type": "text", "text": "ok"}]}
 
 
-def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
-
-
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
-        continue
-    if not isinstance(m, dict) or not isinstance(m.get("method"), str):
-        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}})
-        continue
-    mid, method, params = m.get("id"), m["method"], m.get("params") or {}
-    if mid is None:
-        continue
-    if method == "initialize":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-                                                      "serverInfo": {"name": "lenient", "version": "1"}}})
-    elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": TOOLS}})
-    elif method == "tools/call":
-        name, args = params.get("name"), params.get("arguments") or {}
-        log("CALL_LOG", json.dumps({"name": name, "arguments": args}))
-        switch = ACTIONS.get(name)
-        if switch and args.get(switch):
-            log("EFFECT_LOG", f"{name}: {switch}={args[switch]!r} executed")
-        if name == "list_migrations" and not args.get("preview", True):
-            log("EFFECT_LOG", f"{name}: migrations run (preview={args['preview']!r})")
-        send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "ok"}]}})
-    elif method == "ping":
-        send({"jsonrpc": "2.0", "id": mid, "result": {}})
-    else:
-        send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "Method not found"}})
+if __name__ == "__main__":
+    serve("lenient", TOOLS, call)
