@@ -29,17 +29,14 @@ from typing import Any, Callable
 
 from mcplint import progress
 from mcplint.audit import probes
+from mcplint.audit.listing import list_all
 from mcplint.audit.safety import CallPlan, plan_calls
 from mcplint.audit.session import CLIENT_INFO, HttpSession, Reply, Session
 from mcplint.audit.stdio_session import KEEP_PER_EXCHANGE, StdioSession
 from mcplint.audit.stdio import ServerError, printable, quoted
 from mcplint.capture.http import session_id_ok
-from mcplint.capture.listing_budget import MAX_LISTED_VALUES
-from mcplint.document.value_count import count_values
 from mcplint.versions import LATEST, LATEST_HANDSHAKE, VERSIONS, is_stateless
 
-MAX_PAGES = 50  # per list method
-MAX_LISTED = 10_000  # items kept per list method: more tools than any server has, far fewer than a hostile one sends
 
 
 @dataclass
@@ -292,65 +289,6 @@ def enumerate_all(audit: Audit) -> None:
     audit.plan = plan_calls(audit.tools, audit.settings.allow_calls, audit.settings.call_read_only)
     for name in audit.plan.unknown_allowed:
         audit.notes.append(f"--allow-calls {name}: the server has no tool of that name")
-
-
-def list_all(audit: Audit, method: str, key: str) -> list[Any]:
-    """Every page, following nextCursor (bounded; a repeated cursor ends the loop)."""
-    items: list[Any] = []
-    cursor, seen = None, set()
-    for number in range(1, MAX_PAGES + 1):
-        progress.stage(f"listing {_LISTED.get(key, key)}" + (f" (page {number})" if number > 1 else ""))
-        reply = audit.request(method, {"cursor": cursor} if cursor is not None else None)
-        result = reply.result if reply.ok and isinstance(reply.result, dict) else None
-        if result is None:
-            break
-        page = result.get(key)
-        if not _within_budget(audit, method, page):
-            break
-        if isinstance(page, list):
-            room = MAX_LISTED - len(items)
-            items.extend(page[:room])
-            if len(page) > room or (len(items) >= MAX_LISTED and result.get("nextCursor")):
-                audit.notes.append(f"{method}: stopped at {MAX_LISTED:,} {_LISTED.get(key, key)}")
-                break
-        cursor = result.get("nextCursor")
-        modern = audit.session.era == "modern"
-        if not isinstance(cursor, str) or (cursor == "" and not modern) or cursor in seen:
-            break
-        if not _encodable(cursor):
-            audit.notes.append(f"{method}: stopped at page {number}: its nextCursor {quoted(cursor, 60)} is not valid "
-                               "Unicode (a lone surrogate), so it cannot be sent back")
-            break
-        seen.add(cursor)
-    else:
-        audit.notes.append(f"{method}: stopped after {MAX_PAGES} pages")
-    return items
-
-
-_LISTED = {"resourceTemplates": "resource templates"}
-
-
-def _within_budget(audit: Audit, method: str, page: Any) -> bool:
-    """Pages are kept while all the list pages together hold at most MAX_LISTED_VALUES JSON values
-    (each page is under the per-message cap, but endless pages would add up to gigabytes); the
-    lint of the transcript cuts the listing at the same page (mcplint.capture.listing_budget)."""
-    left = MAX_LISTED_VALUES - audit.listed_values
-    count = count_values(page, left)
-    if count <= left:
-        audit.listed_values += count
-        return True
-    audit.notes.append(f"{method}: stopped listing at {audit.listed_values:,} JSON values over all list pages "
-                       f"({MAX_LISTED_VALUES:,} at most); the page past it was not kept, and no more were asked for")
-    return False
-
-
-def _encodable(text: str) -> bool:
-    """Whether a string the server sent can go back in a JSON text as UTF-8 (a lone surrogate cannot)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 # -- probes ---------------------------------------------------------------------------------
