@@ -3,6 +3,8 @@
 A walk never stops at one bad entry: symlink loops, dangling links, over-long paths,
 unreadable folders and anything that is not a regular file (a FIFO named `x.json`
 would block the run forever) are skipped with the reason, which `check -v` lists.
+A walk reads only what lies inside the folder it was given: a symlink to a file
+elsewhere (a planted `leak.json -> ~/.aws/credentials`) is skipped, not read.
 Named paths are always handed on, whatever they are: the loader reports the one that
 cannot be read, and the run goes on with the others.
 """
@@ -88,6 +90,7 @@ def _walk(folder: Path, root: Path, includes, excludes, targets: Targets) -> Non
     def unreadable(err: OSError) -> None:
         targets.skipped.append((display_path(err.filename or str(folder)), f"cannot read folder: {os_error(err)}"))
 
+    inside = _resolved(folder)
     for current, dirs, files in os.walk(folder, onerror=unreadable):
         dirs[:] = sorted(
             d for d in dirs
@@ -102,7 +105,7 @@ def _walk(folder: Path, root: Path, includes, excludes, targets: Targets) -> Non
                 continue
             if includes and not any(p.match(rel) for p in includes):
                 continue
-            problem = _not_lintable(file)
+            problem = _not_lintable(file) or _leaves(file, inside)
             if problem:
                 targets.skipped.append((display_path(str(file)), problem))
             else:
@@ -119,6 +122,23 @@ def _not_lintable(file: Path) -> str | None:
         return None
     what = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
     return f"{what}, not a regular file"
+
+
+def _resolved(path: Path) -> Path | None:
+    try:
+        return path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+
+
+def _leaves(file: Path, inside: Path | None) -> str | None:
+    """Why a walked symlink is not read: its target lies outside the walked folder."""
+    if not file.is_symlink():
+        return None
+    target = _resolved(file)
+    if inside is None or target is None or not target.is_relative_to(inside):
+        return "a symlink to a file outside the folder, not followed"
+    return None
 
 
 def _is_venv(folder: Path) -> bool:

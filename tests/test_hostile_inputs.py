@@ -176,6 +176,24 @@ def test_self_symlinks_and_loops_are_skipped_while_walking(cli, tmp_path):
     assert "skipped repo/self.json: symlink loop" in err and "skipped repo/a.yaml: symlink loop" in err
 
 
+def test_a_walk_does_not_follow_symlinks_out_of_the_folder(cli, tmp_path):
+    """A planted `leak.json -> ~/.aws/credentials` must not be read: only what the user named is."""
+    outside = {"tools": [{**GOOD["tools"][0], "name": "GetForecast"}]}
+    (tmp_path / "outside.json").write_text(json.dumps(outside))
+    folder = tmp_path / "repo"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "good.json").write_text(json.dumps(GOOD))
+    (folder / "leak.json").symlink_to(tmp_path / "outside.json")
+    (folder / "sub" / "up.json").symlink_to("../../outside.json")
+    (folder / "sub" / "same.json").symlink_to("../good.json")  # inside: read
+    code, out, err = cli("check", "repo", "-v", "--format", "json")
+    assert code == 0 and json.loads(out)["summary"]["files"] == 2, err
+    assert "skipped repo/leak.json: a symlink to a file outside the folder, not followed" in err
+    assert "skipped repo/sub/up.json: a symlink to a file outside the folder" in err
+    named = json.loads(cli("check", "repo/leak.json", "--format", "json")[1])  # named: read
+    assert named["summary"]["files"] == 1 and named["findings"]
+
+
 def test_a_named_symlink_loop_is_an_error_for_it_and_the_run_goes_on(cli, tmp_path):
     (tmp_path / "good.json").write_text(json.dumps(GOOD))
     (tmp_path / "self.json").symlink_to("self.json")
