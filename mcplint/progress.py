@@ -174,7 +174,7 @@ def shown(enabled: bool = True) -> Iterator[Progress]:
 
 def _shown(value: Any) -> str:
     """A name for the line: control characters escaped (a server chose it), shortened."""
-    from mcplint.audit.stdio import printable
+    from mcplint.audit.server_text import printable
 
     text = printable(value if isinstance(value, str) else repr(value))
     return text if len(text) <= NAME_LIMIT else text[: NAME_LIMIT - 3] + "..."

@@ -510,7 +510,7 @@ def test_init_says_a_typescript_server_must_be_built_first(tmp_path):
 def test_a_start_failure_is_told_by_its_exception_line(tail, gist):
     """One line that says what went wrong: Node prints its version after the error, and a Python
     traceback's cause is its last line."""
-    from mcplint.audit.stdio import stderr_gist
+    from mcplint.audit.server_text import stderr_gist
     from mcplint.servers import _last_line
 
     assert stderr_gist(tail.replace("\\n", "\n")) == gist

@@ -35,7 +35,8 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from mcplint.audit.sse import MAX_EVENT, EventTooLarge, SSEParser
-from mcplint.audit.stdio import ServerError, printable, wire_text
+from mcplint.audit.server_text import printable, wire_text
+from mcplint.audit.stdio import ServerError
 
 MAX_BODY = 16 * 1024 * 1024
 MAX_EVENTS = 1000  # SSE events in one response

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcplint import progress
-from mcplint.audit.stdio import quoted
+from mcplint.audit.server_text import quoted
 from mcplint.capture.listing_budget import MAX_LISTED_VALUES
 from mcplint.document.value_count import count_values
 

@@ -33,7 +33,8 @@ from mcplint.audit.listing import list_all
 from mcplint.audit.safety import CallPlan, plan_calls
 from mcplint.audit.session import CLIENT_INFO, HttpSession, Reply, Session
 from mcplint.audit.stdio_session import KEEP_PER_EXCHANGE, StdioSession
-from mcplint.audit.stdio import ServerError, printable, quoted
+from mcplint.audit.server_text import printable, quoted
+from mcplint.audit.stdio import ServerError
 from mcplint.capture.http import session_id_ok
 from mcplint.versions import LATEST, LATEST_HANDSHAKE, VERSIONS, is_stateless
 

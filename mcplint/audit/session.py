@@ -19,7 +19,8 @@ from typing import Any
 
 from mcplint import __version__, progress
 from mcplint.audit.http import HttpClient, HttpReply
-from mcplint.audit.stdio import ServerError, printable, quoted
+from mcplint.audit.server_text import printable, quoted
+from mcplint.audit.stdio import ServerError
 from mcplint.regex_cache import regex
 
 CLIENT_INFO = {"name": "mcplint", "version": __version__}

@@ -10,7 +10,8 @@ from typing import Any
 
 from mcplint import progress
 from mcplint.audit.session import Reply, Session, _is_response, _is_server_request
-from mcplint.audit.stdio import ServerError, StdioProcess, wire_text
+from mcplint.audit.server_text import wire_text
+from mcplint.audit.stdio import ServerError, StdioProcess
 
 KEEP_PER_EXCHANGE = 100  # other messages recorded while awaiting one answer; the rest are counted
 MAX_LINES_PER_EXCHANGE = 10_000  # lines read while awaiting one answer before the audit gives up

@@ -80,7 +80,7 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, p
         result.notes.extend(f"server {spec.name}: {note}" for note in session.notes)
         noise = getattr(session.session, "noise", None)
         if noise and not audit:  # an audit's traffic rules report them (MCP617); a listing alone would not
-            from mcplint.audit.stdio import quoted
+            from mcplint.audit.server_text import quoted
 
             result.notes.append(f"server {spec.name}: wrote {len(noise)} line(s) to its standard output that are not "
                                 f"JSON-RPC (the first: {quoted(noise[0])}); a stdio server must write only MCP "
@@ -173,7 +173,7 @@ def _offline(spec, plan, index, result: ServersResult, why: str, server_lines: i
 
 def _last_line(why: str) -> str:
     """A start failure as "what happened: what the server's stderr says" (the audit names its
-    exception's line: ``mcplint.audit.stdio.stderr_gist``)."""
+    exception's line: ``mcplint.audit.server_text.stderr_gist``)."""
     head, found, gist = why.partition("; its stderr says: ")
     return f"{head}: {gist}" if found else why
 
