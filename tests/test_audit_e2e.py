@@ -305,10 +305,11 @@ def assert_fails_cleanly(proc: subprocess.CompletedProcess, started: float, boun
     # (a traceback in mcplint's error would read as mcplint's own crash).
     ("crashes", ("--after", "3", "--traceback"),
      ["exited with status 1", "its stderr says: AttributeError: 'Crashes' object has no attribute 'list_resources'"]),
-    # the probe that killed it is named, so the error does not read as mcplint's own failure
-    ("crashes", ("--on-bad-json",),
-     ["exited with status 1 after the audit's malformed-json probe, before mcplint was done with it",
-      "its stderr says: Fatal error: invalid character"]),
+    # started again after a probe killed it, and killed by the next probe too often: the last
+    # probe is named, so the error does not read as mcplint's own failure
+    ("crashes", ("--on-bad-json", "--start-once"),
+     ["the server exited after the audit's malformed-json probe and was started again; then the server exited "
+      "with status 4", "its stderr says: Fatal error: the server is already running"]),
     ("garbage_stdout", ("--lines", "25"),
      ["more than 20 lines that are not JSON-RPC to standard output", "Notes server 1.0 ready"]),
     ("never_initializes", (), ["no answer to initialize"]),
@@ -321,6 +322,39 @@ def test_stdio_failure_modes(server, args, expected):
         assert_fails_cleanly(proc, started, 12, *expected, stderr_tail=server == "crashes")
         assert 'File "' not in proc.stderr.decode("utf-8", "replace")
         assert not wait_for_no_orphans(tag), f"{server} outlived the audit"
+    finally:
+        kill_tagged(tag)
+
+
+def test_a_server_that_dies_on_unknown_methods_is_started_again_and_reported():
+    """mcp 1.6 servers exit on any method they do not know: server/discover (sent first) and the
+    unknown-method probe. The audit starts the server again each time, goes on, and MCP645 reports
+    both exits; the probes after them still run."""
+    tag = new_tag()
+    proc = stdio_audit("crashes", "--on-unknown-method", options=("--format", "json", "--timeout", "5"), tag=tag)
+    try:
+        found = [f for f in report(proc)["findings"] if f["rule"] == "MCP645"]
+        assert [f["message"].split(" (id")[0] for f in found] == [
+            "The server exited with status 1 instead of answering server/discover",
+            "The server exited with status 1 instead of answering mcplint/no-such-method"]
+        probes = {p["name"]: p for p in report(proc)["summary"]["audit"]["probes"]}
+        assert probes["unknown-method"]["detail"] == "the server exited (MCP645); mcplint started it again"
+        assert probes["unknown-tool"]["status"] == "ran" and probes["input-validation"]["status"] == "ran"
+        stderr = proc.stderr.decode()
+        assert "the server exited on the audit's server/discover instead of answering (MCP645)" in stderr
+        assert not wait_for_no_orphans(tag), "a server outlived the audit"
+    finally:
+        kill_tagged(tag)
+
+
+def test_a_server_that_dies_on_a_malformed_line_is_started_again_once_per_probe():
+    tag = new_tag()
+    proc = stdio_audit("crashes", "--on-bad-json", options=("--format", "json", "--timeout", "5"), tag=tag)
+    try:
+        found = [f["message"] for f in report(proc)["findings"] if f["rule"] == "MCP645"]
+        assert found == ["The server exited with status 1 on text that is not valid JSON instead of answering "
+                         "with a -32700 error"]
+        assert not wait_for_no_orphans(tag), "a server outlived the audit"
     finally:
         kill_tagged(tag)
 

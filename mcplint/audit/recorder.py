@@ -7,7 +7,7 @@ request (``method``, ``url``, ``headers`` as sent), on a server line the respons
 ``message`` is null for an exchange without a JSON-RPC body (a 202, a 405, the GET
 stream, a DELETE, a plain-text 403).
 
-Two extra keys, which the linter does not need and ignores:
+Extra keys:
 
 - ``raw``: text that is not a JSON-RPC message. On a client line, text sent on purpose
   to see the server's -32700 or -32600 (``"message": null, "raw": "{\\"jsonrpc\\": ..."``);
@@ -15,6 +15,8 @@ Two extra keys, which the linter does not need and ignores:
 - ``probe``: on a client line, the name of the audit probe that sent it
   ("unknown-tool", "rate-limit", ...), so a reader can tell deliberate bad requests
   from the session's normal traffic.
+- ``exit``: on a server line without a message, a stdio server's exit status (negative: the
+  signal) when it exited mid-audit; MCP645 reports the requests it left unanswered.
 
 Credentials never reach the file: the values of Authorization, Cookie,
 Proxy-Authorization, Set-Cookie and of every header the user passed with
@@ -97,13 +99,17 @@ class Recorder:
                probe: str | None = None) -> None:
         self._write("client", message, http, raw, probe)
 
-    def server(self, message: Any, http: Mapping | None = None, *, raw: str | None = None) -> None:
-        self._write("server", message, http, raw, None)
+    def server(self, message: Any, http: Mapping | None = None, *, raw: str | None = None,
+               exit: int | None = None) -> None:
+        self._write("server", message, http, raw, None, exit)
 
-    def _write(self, side: str, message: Any, http: Mapping | None, raw: str | None, probe: str | None) -> None:
+    def _write(self, side: str, message: Any, http: Mapping | None, raw: str | None, probe: str | None,
+               exit: int | None = None) -> None:
         line: dict[str, Any] = {"from": side, "message": message}
         if raw is not None:
             line["raw"] = raw
+        if exit is not None:
+            line["exit"] = exit
         if probe is not None:
             line["probe"] = probe
         if http is not None:

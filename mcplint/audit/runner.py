@@ -124,7 +124,13 @@ class Audit:
 
     def probe(self, name: str, function, *args) -> None:
         progress.stage(f"probe: {name}")
-        self.ran(name, function(self, *args))
+        try:
+            detail = function(self, *args)
+        except ServerError:
+            if not _restarted(self, name):
+                raise
+            detail = "the server exited (MCP645); mcplint started it again"
+        self.ran(name, detail)
 
 
 def run(audit: Audit) -> Audit:
@@ -150,7 +156,12 @@ def establish(audit: Audit) -> bool:
     progress.stage("starting the server" if stdio and not session.heard else "", requests=True)
     if forced is None or is_stateless(forced):
         version = forced or LATEST
-        reply = session.request("server/discover", None, version=version)
+        try:
+            reply = session.request("server/discover", None, version=version)
+        except ServerError:
+            if forced is not None or not _restarted(audit, "server/discover"):
+                raise
+            return _initialize(audit, forced)
         if reply.timed_out and not session.heard and (forced is not None or not stdio):
             raise _answered_nothing(audit, ["server/discover"])
         progress.stage("no answer to server/discover" if reply.timed_out else "", requests=True)
@@ -169,6 +180,31 @@ def establish(audit: Audit) -> bool:
                               "the server does not speak the stateless protocol")
         audit.log(f"server/discover: {reply.describe()}; falling back to initialize")
     return _initialize(audit, forced)
+
+
+def _restarted(audit: Audit, what: str) -> bool:
+    """A stdio server that exited on ``what`` is started again, and the audit goes on: mcp 1.6
+    servers die on any method they do not know, ``server/discover`` (sent first) included, and
+    on a malformed line. MCP645 reports each exit (JSON-RPC requires an error answer). After a
+    probe, the new process is initialized again at the session's version."""
+    session = audit.session
+    if not isinstance(session, StdioSession) or session.exited is None or not session.restart():
+        return False
+    then = "went on with initialize" if what == "server/discover" else "went on with the next probe"
+    audit.notes.append(f"the server exited on the audit's {what} instead of answering (MCP645); "
+                       f"mcplint started it again and {then}")
+    audit.log(f"{what}: the server exited; started again")
+    if what != "server/discover" and session.era == "handshake":
+        params = {"protocolVersion": session.version, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
+        then = f"the server exited after the audit's {what} probe and was started again; then "
+        try:
+            reply = session.request("initialize", params)
+        except ServerError as err:
+            raise ServerError(then + str(err)) from None
+        if not (reply.ok and isinstance(reply.result, dict)):
+            raise ServerError(then + f"it did not answer initialize ({reply.describe()})")
+        session.notify("notifications/initialized")
+    return True
 
 
 def _initialize(audit: Audit, forced: str | None) -> bool:
@@ -307,7 +343,12 @@ def run_probes(audit: Audit) -> None:
         audit.probe("invalid-request", probes.invalid_request_http)
     else:
         progress.stage("probe: malformed-json, invalid-request")
-        malformed, invalid = probes.bad_messages_stdio(audit)
+        try:
+            malformed, invalid = probes.bad_messages_stdio(audit)
+        except ServerError:
+            if not _restarted(audit, "malformed-json"):
+                raise
+            malformed = invalid = "the server exited (MCP645); mcplint started it again"
         audit.ran("malformed-json", malformed)
         audit.ran("invalid-request", invalid)
     if modern:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from mcplint import progress
 from mcplint.audit.session import Reply, Session, _is_response, _is_server_request
@@ -19,6 +19,9 @@ MAX_BYTES_PER_EXCHANGE = 32 * 1024 * 1024
 MAX_LINES_PER_AUDIT = 100_000  # read from a stdio server's stdout over the whole audit
 MAX_BYTES_PER_AUDIT = 256 * 1024 * 1024
 MAX_STRAY = 1000
+# Starts of a server that exited on a probe (an unknown method, a malformed line): the audit goes
+# on with the next probe, and MCP645 reports each exit. Bounded: each start costs the server's boot.
+MAX_RESTARTS = 3
 # Lines that are not JSON on a stdio server's stdout (a banner, a print): each is recorded (MCP617
 # reports them) and skipped, as most clients do; past this many the audit stops, since the channel
 # is carrying something other than the protocol.
@@ -33,9 +36,13 @@ class StdioSession(Session):
 
     transport = "stdio"
 
-    def __init__(self, process: StdioProcess, recorder, timeout: float, label: str) -> None:
+    def __init__(self, process: StdioProcess, recorder, timeout: float, label: str,
+                 start: Callable[[], StdioProcess] | None = None) -> None:
         super().__init__(recorder, timeout)
         self.process = process
+        self._start = start  # starts the same server again (``restart``)
+        self.exited: int | None = None  # the server's exit status, once it exited mid-audit
+        self.restarts = 0
         self.label = label
         self.stray: list[Any] = []  # messages that answered nothing we were waiting for (bounded)
         self.dropped = 0  # messages read but neither recorded nor kept (beyond the per-exchange share)
@@ -175,6 +182,8 @@ class StdioSession(Session):
     def fail(self, what: str) -> None:
         status = self.process.exit_status(0.5)
         if status is not None:
+            self.exited = status
+            self.recorder.server(None, exit=status)  # MCP645 reports what it left unanswered
             code = f" with status {status}" if status >= 0 else f" on signal {-status}"
             after = f" after the audit's {self.unanswered_probe} probe" if self.unanswered_probe else ""
             raise ServerError(self._with_stderr(f"the server exited{code}{after}, before mcplint was done with it"
@@ -198,6 +207,18 @@ class StdioSession(Session):
         if not gist:
             return message
         return f"{message}; its stderr says: {gist}"
+
+    def restart(self) -> bool:
+        """Start the server again after it exited (the caller decides when); False when this
+        session cannot (no way to start another, or MAX_RESTARTS used)."""
+        if self._start is None or self.restarts >= MAX_RESTARTS:
+            return False
+        self.process.close()
+        progress.stage("starting the server again")
+        self.process = self._start()
+        self.restarts += 1
+        self.exited, self.unanswered_probe = None, None
+        return True
 
     def close(self) -> None:
         progress.stage("stopping the server")

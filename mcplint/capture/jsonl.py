@@ -167,8 +167,11 @@ def to_record(index: int, value) -> Record:
         probe = get("probe")
         if probe is not None and isinstance(probe, str):
             record.probe = probe
-        if http is None and record.message is None and record.sender == SERVER and isinstance(get("raw"), str):
-            record.raw_body = value["raw"]  # a line a stdio server wrote that is not JSON (`mcplint audit --record`)
+        if http is None and record.message is None and record.sender == SERVER:
+            if isinstance(get("raw"), str):
+                record.raw_body = value["raw"]  # a line a stdio server wrote that is not JSON (`mcplint audit --record`)
+            if type(get("exit")) is int:
+                record.exited = value["exit"]  # the stdio server exited mid-audit (`mcplint audit --record`)
         status = record.status
         if status is not None and record.message is None and isinstance(get("raw"), str):
             # an error page `mcplint audit --record` kept (as a HAR keeps it), or a 2xx body it could not read

@@ -224,6 +224,8 @@ class _Linter(Dispatch):
             session.last_request = record
         data = record.message
         if data is None:
+            if getattr(record, "exited", None) is not None:
+                session.server_exited()
             return
         sender = record.sender
         # The common record (one message, its sender known) without session.messages' list.

@@ -14,7 +14,8 @@ class Record:
     dozen rules ask of every HTTP record, are read once here, not by a property per ask.)"""
 
     __slots__ = ("index", "base", "sender", "message", "http", "status", "method", "problem", "request",
-                 "raw_body", "http_base", "header_pointers", "embedded", "probe", "size", "lowered", "first_of")
+                 "raw_body", "http_base", "header_pointers", "embedded", "probe", "size", "lowered", "first_of",
+                 "exited")
 
     def __init__(self, index: int, base: Pointer, sender: str | None, message: Any, http: dict | None = None,
                  problem: tuple[Pointer, str] | None = None, request: "Record | None" = None,
@@ -44,6 +45,9 @@ class Record:
         self.size = size  # bytes of the file it came from (JSONL: its line): what keeping it costs
         self.lowered: dict | None = None  # header names lower-cased, built on first ask (http.header)
         self.first_of: tuple | None = None  # (http.first_of_response's answer,) once asked: five rules ask
+        # `exited`, a stdio server's exit status on the line `mcplint audit` writes when it exits
+        # mid-audit, is set only on that line (read it with getattr(record, "exited", None)): a
+        # million other records need not pay for it.
 
     def set_http(self, http: dict | None) -> None:
         """Give the record its HTTP facts (or take them away): ``status`` (an int, not a bool)

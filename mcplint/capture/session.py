@@ -208,6 +208,14 @@ class Session:
             self.pending_bytes += message.record.size
         self.pending[key] = message
 
+    def server_exited(self) -> None:
+        """A stdio server exited (`mcplint audit` may start it again): what it was asked is never
+        answered; MCP645 has read it by now."""
+        for key in [key for key in self.pending if key[0] == CLIENT]:
+            request = self.pending.pop(key)
+            if not request.stub:
+                self.pending_bytes -= request.record.size
+
     def answer(self, message: Message) -> Exchange | None:
         """Pair a response with its request; None when no request has its id."""
         asker = CLIENT if message.sender == SERVER else SERVER

@@ -105,7 +105,8 @@ def _session(url, argv, label, env, cwd, headers, settings, recorder, process=No
     from mcplint.audit.stdio import StdioProcess
     from mcplint.audit.stdio_session import StdioSession
 
-    return StdioSession(process or StdioProcess(argv, env, cwd), recorder, settings.timeout, label)
+    return StdioSession(process or StdioProcess(argv, env, cwd), recorder, settings.timeout, label,
+                        start=lambda: StdioProcess(argv, env, cwd))
 
 
 def _interrupt(signum, frame):
