@@ -18,9 +18,9 @@ class ServerExitedUnanswered(TrafficRule):
     older SDKs did exactly that on any method they did not know (the 2026-07-28
     `server/discover` that clients send first, for one). `mcplint audit` marks the
     exit in its transcript (`{"from": "server", "message": null, "exit": 1}`) and
-    starts such a server again; this rule reports the first request (or malformed
-    line) sent since the server last wrote anything: what it exited on.
-    An exit before the server ever wrote a line is a failure to start, not this
+    starts such a server again; this rule names the first request (or malformed
+    line) sent since the server last answered: what it most likely exited on.
+    An exit before the server ever answered is a failure to start, not this
     rule's, unless the server, started again, then answers.
 
     ## Bad
@@ -51,19 +51,22 @@ class ServerExitedUnanswered(TrafficRule):
     def check_record(self, record, session, ctx):
         state = session.__dict__.get(_STATE)
         if state is None:
-            state = session.__dict__[_STATE] = {"spoke": False, "first": None, "held": []}
+            state = session.__dict__[_STATE] = {"spoke": False, "first": None, "later": 0, "held": []}
         if record.sender == CLIENT:
-            if state["first"] is None:
-                state["first"] = _asked(record)
+            asked = _asked(record)
+            if asked is not None and state["first"] is None:
+                state["first"], state["later"] = asked, 0
+            elif asked is not None:
+                state["later"] += 1
             return ()
         exited = getattr(record, "exited", None)
         if exited is None:
-            if record.message is None and record.raw_body is None:
+            if record.message is None:  # a bodiless HTTP answer, a banner on stdout: not an answer
                 return ()
             state["spoke"], state["first"] = True, None
             held, state["held"] = state["held"], []
             return held  # it answers once started again: the exit was the request's doing
-        found = [] if state["first"] is None else [_violation(record, exited, *state["first"])]
+        found = [] if state["first"] is None else [_violation(record, exited, *state["first"], state["later"])]
         spoke = state["spoke"]
         state.update(spoke=False, first=None)
         if spoke:
@@ -88,14 +91,15 @@ def _asked(record):
     return None
 
 
-def _violation(record, exited, pointer, what, owed):
-    """The first thing sent since the server last wrote is what it exited on; whatever followed
-    went to a server already on its way out."""
+def _violation(record, exited, pointer, what, owed, later):
+    """Named by the first thing sent since the server last answered: what it most likely exited
+    on (whatever followed went to a server on its way out, and is counted)."""
     status = f"with status {exited}" if exited >= 0 else f"on signal {-exited}"
+    after = "" if not later else f", and {later} later message{'s' if later > 1 else ''} went unanswered too"
     if what.startswith("on "):
-        return Violation(record.line_pointer / "exit", f"The server exited {status} {what} instead of {owed}",
+        return Violation(record.line_pointer / "exit", f"The server exited {status} {what} instead of {owed}{after}",
                          related=((pointer, "the line"),))
-    return Violation(record.line_pointer / "exit", f"The server exited {status} {what}; {owed}",
+    return Violation(record.line_pointer / "exit", f"The server exited {status} {what}{after}; {owed}",
                      related=((pointer, "the request"),))
 
 

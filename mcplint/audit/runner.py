@@ -190,11 +190,12 @@ def _restarted(audit: Audit, what: str) -> bool:
     session = audit.session
     if not isinstance(session, StdioSession) or session.exited is None or not session.restart():
         return False
-    then = "went on with initialize" if what == "server/discover" else "went on with the next probe"
-    audit.notes.append(f"the server exited on the audit's {what} instead of answering (MCP645); "
+    then = {"server/discover": "went on with initialize", "initialize": "offered initialize again"}.get(
+        what, "went on with the next probe")
+    audit.notes.append(f"the server exited before answering the audit's {what} (MCP645); "
                        f"mcplint started it again and {then}")
     audit.log(f"{what}: the server exited; started again")
-    if what != "server/discover" and session.era == "handshake":
+    if what not in ("server/discover", "initialize") and session.era == "handshake":
         params = {"protocolVersion": session.version, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
         then = f"the server exited after the audit's {what} probe and was started again; then "
         try:
@@ -214,7 +215,15 @@ def _initialize(audit: Audit, forced: str | None) -> bool:
     for offer in offers:
         params = {"protocolVersion": offer, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}
         probe = "unsupported-version" if offer == probes.BAD_VERSION else None
-        reply = session.request("initialize", params, probe=probe)
+        try:
+            reply = session.request("initialize", params, probe=probe)
+        except ServerError:
+            # exited on this offer, or late on the server/discover before it (chroma-mcp's mcp 1.6):
+            # the next offer goes to the server started again
+            if offer == offers[-1] or not _restarted(audit, "initialize"):
+                raise
+            audit.ran("unsupported-version", f"initialize with {offer}: the server exited (MCP645)")
+            continue
         if reply.timed_out and not session.heard:  # server/discover went unanswered too, if it was sent
             asked = ["initialize"] if forced and not is_stateless(forced) else ["server/discover", "initialize"]
             raise _answered_nothing(audit, asked)
