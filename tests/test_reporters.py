@@ -518,3 +518,18 @@ def test_rich_ascii_fast_path_matches_general_path(monkeypatch):
     monkeypatch.setattr(terminal, "_PRINTABLE", re.compile("(?!)"))  # force the general path
     slow = [terminal._window(*case) for case in cases]
     assert [(line, marks.rstrip()) for line, marks in fast] == [(line, marks.rstrip()) for line, marks in slow]
+
+
+def test_a_related_place_outside_any_file_is_told_by_its_pointer_alone():
+    """An audit's finding names its message (audit:x#message-2); a related message has no file
+    line, and repeating the finding's own name for it would point at the wrong message."""
+    from mcplint.findings import NOWHERE
+
+    finding = Finding(code="MCP645", name="server-exited-unanswered", severity=Severity.ERROR,
+                      message="The server exited", path="audit:x#message-2", span=NOWHERE, pointer="/1/exit",
+                      related=(Related("the request (message 1)", "/0/message", NOWHERE),),
+                      fingerprint="0" * 32)
+    ctx = ReportContext(rules=RULES, summary=summarize([finding], RULES, ()), tool_version="0", width=100)
+    out = render("rich", [finding], ctx)
+    assert "= the request (message 1): /0/message" in out
+    assert out.count("audit:x#message-2") == 2  # the file header and the finding's own line, no more

@@ -143,6 +143,9 @@ def _diagnostic(finding, lines: list[str] | None, width: int) -> list[Segments]:
         row += [("   " if i else "", None), (f"{label}: ", "bold"), (value, None)]
     rows.append(row)
     for related in finding.related:
+        if not related.span.line:  # nowhere in a file (an audit's message): the pointer says where
+            rows.append([*note, (f"{safe(related.message)}: ", "bold"), (_pointer(related.pointer), "dim")])
+            continue
         rows.append([
             *note,
             (f"{safe(related.message)}: ", "bold"),
