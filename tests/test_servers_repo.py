@@ -143,6 +143,23 @@ def test_a_finding_outside_the_source_folders_stays_on_the_listing_and_says_why(
     assert "server:weather: warning[MCP202 tool-name-style]" in rich
 
 
+def test_a_python_server_that_exits_at_start_is_read_from_its_source_after_one_start(tmp_path):
+    """The pre-commit case: the server's dependencies are missing, so it exits at once with
+    ModuleNotFoundError. It is not started again (a start failure, not a probe that killed it),
+    and its tools are read from the source."""
+    starts = tmp_path / "starts.log"
+    command = [sys.executable, "-c", f"open({str(starts)!r}, 'a').write('x'); import mcp_not_installed_here"]
+    repo = _repo(tmp_path, "fastmcp-weather", "servers:\n  - name: weather\n"
+                 f"    command: {json.dumps(command)}\n    source: [weather/]\n")
+    proc = run_mcplint("check", "--format", "json", "--fail-on", "warning", cwd=repo)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1, err
+    assert "No module named 'mcp_not_installed_here'" in err and "read from the Python source instead" in err
+    assert "probe" not in err  # a server that never said a word failed to start: no probe is blamed
+    assert starts.read_text() == "x"
+    assert ("MCP202", "weather/server.py", 33, 16, "/tools/1/name") in _located(proc)
+
+
 def test_a_python_server_that_cannot_start_is_read_from_its_source(tmp_path):
     repo = _repo(tmp_path, "fastmcp-weather", "servers:\n  - name: weather\n"
                  "    command: [python3-not-installed-here, -m, weather]\n    source: [weather/]\n")
@@ -445,6 +462,20 @@ def test_init_finds_servers_made_in_one_module_and_run_by_another(tmp_path):
                 f'    source: ["src/{name}-server/"]') in text
     assert 'command: ["python", "-m", "ref_server"]\n    cwd: "ref/src"\n    source: ["ref/src/"]' in text
     assert text.count("  - name: ") == 7
+
+
+def test_init_takes_no_docstring_for_a_server_and_lists_a_command_once(tmp_path):
+    """A package docstring saying "(MCPServer)" made a second entry with the same command, and
+    every finding was reported twice (repository-mode round 2)."""
+    package = tmp_path / "weather"
+    package.mkdir()
+    (package / "__init__.py").write_text('"""A weather server built with the official SDK (MCPServer)."""\n')
+    (package / "__main__.py").write_text("from weather.server import main\n\nmain()\n")
+    (package / "server.py").write_text("from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('w')\n\n"
+                                       "def main():\n    mcp.run()\n")
+    assert run_mcplint("init", cwd=tmp_path).returncode == 0
+    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert text.count("  - name: ") == 1 and "mcp SDK server in weather/server.py" in text, text
 
 
 def test_init_writes_no_more_servers_than_a_config_may_hold(tmp_path):

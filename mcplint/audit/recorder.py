@@ -133,7 +133,7 @@ class Recorder:
         self._handle.flush()
         self.lines += 1
         self.bytes += len(text)
-        if side == "server":
+        if side == "server" and exit is None:  # an exit line is mcplint's note, not the server's words
             self.server_lines += 1
 
     def _scrub(self, value: Any) -> Any:

@@ -4,6 +4,7 @@ bounds (see StdioSession)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -12,6 +13,7 @@ from mcplint import progress
 from mcplint.audit.session import Reply, Session, _is_response, _is_server_request
 from mcplint.audit.server_text import wire_text
 from mcplint.audit.stdio import ServerError, StdioProcess
+from mcplint.regex_cache import regex
 
 KEEP_PER_EXCHANGE = 100  # other messages recorded while awaiting one answer; the rest are counted
 MAX_LINES_PER_EXCHANGE = 10_000  # lines read while awaiting one answer before the audit gives up
@@ -22,6 +24,9 @@ MAX_STRAY = 1000
 # Starts of a server that exited on a probe (an unknown method, a malformed line): the audit goes
 # on with the next probe, and MCP645 reports each exit. Bounded: each start costs the server's boot.
 MAX_RESTARTS = 3
+# A start failure's stderr (Python's, Node's, a shell's): the server is not started again for it.
+_START_FAILURE = regex(r"ModuleNotFoundError|ImportError|SyntaxError|No module named|Cannot find (?:module|package)"
+                       r"|command not found|No such file or directory|ERR_MODULE_NOT_FOUND|EADDRINUSE", re.I)
 # Lines that are not JSON on a stdio server's stdout (a banner, a print): each is recorded (MCP617
 # reports them) and skipped, as most clients do; past this many the audit stops, since the channel
 # is carrying something other than the protocol.
@@ -43,6 +48,7 @@ class StdioSession(Session):
         self._start = start  # starts the same server again (``restart``)
         self.exited: int | None = None  # the server's exit status, once it exited mid-audit
         self.restarts = 0
+        self.spoke = False  # a JSON line came from the server (any of its starts)
         self.label = label
         self.stray: list[Any] = []  # messages that answered nothing we were waiting for (bounded)
         self.dropped = 0  # messages read but neither recorded nor kept (beyond the per-exchange share)
@@ -165,9 +171,12 @@ class StdioSession(Session):
         if not text.strip():
             return _BLANK
         try:
-            return json.loads(text, parse_constant=_reject_constant)
+            message = json.loads(text, parse_constant=_reject_constant)
         except (ValueError, RecursionError):
             pass
+        else:
+            self.spoke = True
+            return message
         if len(self.noise) >= MAX_NOISE_LINES:
             first = self.noise[0]
             shown = first if len(first) <= 120 else first[:117] + "..."
@@ -185,7 +194,9 @@ class StdioSession(Session):
             self.exited = status
             self.recorder.server(None, exit=status)  # MCP645 reports what it left unanswered
             code = f" with status {status}" if status >= 0 else f" on signal {-status}"
-            after = f" after the audit's {self.unanswered_probe} probe" if self.unanswered_probe else ""
+            # a server that never wrote a byte failed to start: no probe is to blame
+            probe = self.unanswered_probe if self.process.bytes_read else None
+            after = f" after the audit's {probe} probe" if probe else ""
             raise ServerError(self._with_stderr(f"the server exited{code}{after}, before mcplint was done with it"
                                                 if after else f"the server exited{code} before mcplint was done with it"))
         if what == "exited":
@@ -213,6 +224,8 @@ class StdioSession(Session):
         session cannot (no way to start another, or MAX_RESTARTS used)."""
         if self._start is None or self.restarts >= MAX_RESTARTS:
             return False
+        if not self.spoke and (self.restarts or _START_FAILURE.search(self.process.stderr_gist())):
+            return False  # it cannot start (a missing module, a second exit before a word): no third try
         self.process.close()
         progress.stage("starting the server again")
         self.process = self._start()

@@ -23,7 +23,7 @@ MAX_BYTES = 1 << 20
 # The low-level Server is imported from mcp.server (as the reference servers time, fetch and git do)
 # or from mcp.server.lowlevel, on one line or in parentheses.
 _PY_SERVER = regex(
-    r"\b(?:FastMCP|MCPServer)\s*\(|\(\s*(?:FastMCP|MCPServer)\s*\)|"  # made, or subclassed
+    r"\b(?:FastMCP|MCPServer)\s*\(|\bclass\s+\w+\s*\(\s*(?:FastMCP|MCPServer)\s*\)|"  # made, or subclassed
     r"from\s+mcp\.server(?:\.lowlevel(?:\.server)?)?\s+import\s+(?:\([^)]*|[^\n]*)\bServer\b|"
     r"mcp\.server(?:\.lowlevel)?\.Server\s*\(")
 _RUN = r"\.run(?:_(?:stdio|sse|streamable_http)_async)?\s*\("  # FastMCP / MCPServer's runners
@@ -101,6 +101,8 @@ def _python(folder: Path) -> list[Detected]:
                 how += f", started by the console script {name} ({module}:{function})"
             else:
                 how += f"; check the command: {relative} starts nothing when run as a module"
+        if any(d.command == ("python", *target) and d.cwd == cwd for d in found):
+            continue  # two modules of one package, both started by its one command
         env = {m for p, text in texts.items() if _within(p, folder / source) for m in _PY_ENV.findall(text)}
         found.append(Detected(_server_name(entry, folder), ("python", *target), (source,), how, cwd,
                               tuple(sorted(env - _NOT_SETTINGS))))
