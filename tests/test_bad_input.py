@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import run_mcplint
@@ -107,8 +109,21 @@ def test_nonexistent_path():
 def test_folder_without_manifests(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "x", "version": "1.0.0"}')
     (tmp_path / "notes.txt").write_text("hello")
+    # found in servers' repositories (round 2 of repository mode): a table of named objects
+    # (semgrep's lang.json) and an MCP Bundle manifest, whose tools carry no schema by design
+    (tmp_path / "lang.json").write_text('[{"id": "bash", "name": "Bash", "exts": [".sh"]}, {"id": "c", "name": "C"}]')
+    (tmp_path / "manifest.json").write_text(json.dumps({
+        "manifest_version": "0.4", "name": "db", "server": {"type": "uv", "entry_point": "server.py"},
+        "tools": [{"name": "query", "description": "Run a SQL query."}]}))
     proc = run_mcplint("check", str(tmp_path), "--format", "json")
-    assert_one_line_error(proc, "no MCP tool manifests or captures found", "1 file(s) skipped")
+    assert_one_line_error(proc, "no MCP tool manifests or captures found", "3 file(s) skipped")
+    proc, path = lint_file(tmp_path, "manifest.json", (tmp_path / "manifest.json").read_bytes())
+    assert "an MCP Bundle (Desktop Extension) manifest, not a listing" in assert_one_line_error(proc, str(path))
+
+
+def test_an_array_of_tools_without_schemas_is_still_a_manifest(tmp_path):
+    proc, _ = lint_file(tmp_path, "tools.json", b'[{"name": "get_weather", "description": "Get the weather."}]')
+    assert proc.returncode == 1 and b"MCP301" in proc.stdout, proc.stderr
 
 
 @pytest.mark.parametrize("content,found", [

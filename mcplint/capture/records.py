@@ -66,7 +66,8 @@ class Record:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Record):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+        # (a default: ``exited`` is set on exit lines only)
+        return all(getattr(self, name, None) == getattr(other, name, None) for name in self.__slots__)
 
     __hash__ = None  # type: ignore[assignment]  (as the dataclass it replaces: mutable, not hashable)
 

@@ -188,6 +188,8 @@ def classify(document: Document) -> Manifest | None:
     """Recognise a manifest by its shape; None when it is not one."""
     data = document.data
     if isinstance(data, dict):
+        if _is_mcpb(data):
+            return None
         found = listing.members(data)
         if found:
             return _listing(document, Pointer(), found)
@@ -201,9 +203,20 @@ def classify(document: Document) -> Manifest | None:
         return None
     if isinstance(data, list) and data and all(
         isinstance(item, dict) and ("name" in item or "inputSchema" in item) for item in data
-    ):
+    ) and any(not _TOOL_KEYS.isdisjoint(item) for item in data):
         return Manifest(document, "array", Pointer())
     return None
+
+
+# An array of named objects is a tool array only if some item has a key only tools have: a table
+# of languages ({"id", "name", "exts"}, semgrep's lang.json) or of anything else named is not.
+_TOOL_KEYS = frozenset({"inputSchema", "description", "outputSchema", "annotations", "title"})
+
+
+def _is_mcpb(data: dict) -> bool:
+    """An MCP Bundle (Desktop Extension) manifest.json: it declares its tools by name and
+    description only, by design; a listing comes from the server it starts."""
+    return "manifest_version" in data and isinstance(data.get("server"), dict)
 
 
 def _listing(document: Document, base: Pointer, found: list[str]) -> Manifest:
@@ -218,6 +231,8 @@ def _listing(document: Document, base: Pointer, found: list[str]) -> Manifest:
 
 def describe(data: Any) -> str:
     """A short description of what a non-manifest document holds, for error messages."""
+    if isinstance(data, dict) and _is_mcpb(data):
+        return "an MCP Bundle (Desktop Extension) manifest, not a listing: lint its server's tools/list"
     if isinstance(data, dict):
         keys = ", ".join(repr(k) for k in list(data)[:5])
         more = ", ..." if len(data) > 5 else ""
