@@ -91,6 +91,8 @@ _VERBS = """
     upgrade upload upscale upsert upvote use utilize vacuum validate vectorize verify
     vet view visit visualize vote wait wake walk warn watch weigh whitelist wipe withdraw
     wrap write zip zoom
+    allowlist blocklist checksum debounce defragment denylist geolocate hydrate lemmatize pinpoint pipe
+    postpone rasterize rebalance rehydrate replicate reshard stem troubleshoot tunnel warm
 """
 IMPERATIVE_VERBS: frozenset[str] = frozenset(
     {*_VERBS.split(), *(v[:-3] + "ise" for v in _VERBS.split() if v.endswith("ize"))}
