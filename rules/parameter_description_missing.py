@@ -109,6 +109,11 @@ _DOC_LINES = tuple(regex(pattern.replace("{name}", _NAME)) for pattern in (
     r":param[ \t]+(?:[\w\[\], |.]+[ \t]+)?{name}[ \t]*:[ \t]*(?P<text>\S[^\n]*)",
     r"@param[ \t]+(?:\{[^}\n]*\}[ \t]+)?\[?{name}\]?[ \t]+(?:-[ \t]+)?(?P<text>\S[^\n]*)",
 ))
+# Several names sharing one entry ("- frames / frame_count: explicit frames, or how many", "x, y: ...").
+_SHARED_LINE = regex(
+    r"(?m)^[ \t]*(?:[-*][ \t]+)?(?P<names>`?[A-Za-z_$][\w$.-]{0,80}`?(?:[ \t]*(?:/|,|\bor\b|\band\b)[ \t]*"
+    r"`?[A-Za-z_$][\w$.-]{0,80}`?){1,5})[ \t]*:[ \t]*(?P<text>\S[^\n]*)")
+_SHARED_NAME = regex(r"[A-Za-z_$][\w$.-]{0,80}")
 _MAX_DOCUMENTED = 100_000  # characters of a description read for them (MCP213 reports a longer one)
 
 
@@ -119,6 +124,10 @@ def _documented(description: str) -> dict[str, str]:
     for pattern in _DOC_LINES:
         for match in pattern.finditer(description[:_MAX_DOCUMENTED]):
             found.setdefault(match.group("name"), match.group("text").strip())
+    for match in _SHARED_LINE.finditer(description[:_MAX_DOCUMENTED]):
+        for name in _SHARED_NAME.findall(match.group("names")):
+            if name not in ("or", "and"):
+                found.setdefault(name, match.group("text").strip())
     return found
 
 
@@ -162,9 +171,12 @@ _EXPLAINS_AFTER = (
     r"[ \t]+(?:(?:to|for)[ \t]+(?!be\b)[a-z]+(?![\w$])"
     r"|(?:sets|limits|caps|controls|specifies|selects|filters|chooses|restricts|determines|defines|overrides"
     r"|enables|disables|toggles)\b|(?:is|are)[ \t]+(?:the|a|an)[ \t]+[a-z]+(?![\w$]))")
+# ... or by what comes before it, a bound: "Waits up to wait_seconds (at most 45)".
+_EXPLAINS_BEFORE = r"(?:\b(?:up[ \t]+to|at[ \t]+most|at[ \t]+least|within|every)[ \t]+)"
 _EXPLAINED_MENTION = regex(
     r"(?:(?<![\w$.-])(?P<bare>[A-Za-z_$][\w$]{0,80})(?![\w$-])|(?P<q>[`'\"])(?P<quoted>[A-Za-z_$][\w$.-]{0,80})(?P=q))"
-    rf"(?={_EXPLAINS_AFTER})")
+    rf"(?={_EXPLAINS_AFTER})"
+    rf"|{_EXPLAINS_BEFORE}(?:(?P<bare2>[A-Za-z_$][\w$]{{0,80}})(?![\w$-])|`(?P<quoted2>[A-Za-z_$][\w$.-]{{0,80}})`)")
 _CLAUSE_END = regex(r"[.!?](?=\s|$)|[;()\[\]\n]")
 
 
@@ -174,10 +186,10 @@ def _explained_mentions(description: str) -> tuple[dict[str, tuple[int, int]], d
     bare: dict[str, tuple[int, int]] = {}
     quoted: dict[str, tuple[int, int]] = {}
     for match in _EXPLAINED_MENTION.finditer(description):
-        if match["bare"]:
-            bare.setdefault(match["bare"], match.span())
+        if match["bare"] or match["bare2"]:
+            bare.setdefault(match["bare"] or match["bare2"], match.span())
         else:
-            quoted.setdefault(match["quoted"], match.span())
+            quoted.setdefault(match["quoted"] or match["quoted2"], match.span())
     return bare, quoted
 
 
