@@ -101,6 +101,40 @@ def test_init_never_overwrites_without_force(tmp_path):
     assert config.load(tmp_path / ".mcplint.yaml").fail_on == "error"
 
 
+def test_init_never_writes_through_a_symlink(tmp_path):
+    """A cloned repository's `.mcplint.yaml -> ~/.ssh/authorized_keys` (dangling, so no config is
+    found) must not make init create or overwrite a file outside the folder."""
+    repo, outside = tmp_path / "repo", tmp_path / "home" / "authorized_keys"
+    repo.mkdir()
+    outside.parent.mkdir()
+    (repo / ".mcplint.yaml").symlink_to(outside)
+    proc, _, err = init(repo)
+    assert proc.returncode == 2 and ".mcplint.yaml is a symbolic link; init writes only a regular file" in err
+    assert not outside.exists()
+    outside.write_text("ssh-ed25519 AAAA mine\n")
+    assert init(repo, "--force")[0].returncode == 0  # replaces the link, not what it points to
+    assert outside.read_text() == "ssh-ed25519 AAAA mine\n"
+    assert not (repo / ".mcplint.yaml").is_symlink() and config.load(repo / ".mcplint.yaml").fail_on == "error"
+
+
+def test_names_in_the_tree_cannot_write_lines_of_the_config(tmp_path):
+    """A folder named "x<LF>    command: [...]<LF>  - name: dummy<LF>#" ended init's comment about
+    the server it holds, and the next `mcplint check` ran the command it wrote."""
+    name = 'x\n    command: [touch, PWNED]\n  - name: dummy\nfail-on: never\n#\u2028'
+    server = tmp_path / name
+    server.mkdir()
+    (server / "package.json").write_text('{"dependencies": {"@modelcontextprotocol/sdk": "1"}, "main": "index.js"}')
+    (server / "index.js").write_text("")
+    (server / "tools.json").write_text(HANDSHAKE)
+    proc, _, err = init(tmp_path)
+    assert proc.returncode == 0, err
+    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert "\u2028" not in text and "PWNED]\n" not in text
+    loaded = config.load(tmp_path / ".mcplint.yaml")
+    assert loaded.fail_on == "error" and len(loaded.servers) == 1
+    assert loaded.servers[0].command[0] == "node"
+
+
 def test_init_respects_a_config_in_pyproject(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
     assert init(tmp_path)[0].returncode == 0  # no [tool.mcplint]: not a config

@@ -8,6 +8,7 @@ and shows every rule option (commented out, with its default) from the registry.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
@@ -36,16 +37,30 @@ def run_init(*, force: bool, folder: Path | None = None) -> int:
 
     servers = detect(folder)
     text = render(found, broken, servers)
-    try:
-        target.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise MCPLintError(f"{target}: cannot write config: {err.strerror or err}") from None
+    _write(target, text, force)
     versions_found = sorted(set(found.values()))
     version = f", protocol-version {versions_found[0]}" if len(versions_found) == 1 else ""
     named = f", {len(servers)} server(s): {', '.join(s.name for s in servers)}" if servers else ""
     print(f"mcplint: wrote {CONFIG_NAME} ({len(found)} manifest(s) found{version}{named}); "
           "review it, then run `mcplint check`")
     return 0
+
+
+def _write(target: Path, text: str, force: bool) -> None:
+    """Write the config as a regular file of the folder, never through a symlink: a cloned
+    repository's `.mcplint.yaml -> ~/.ssh/authorized_keys` (dangling, so no config was found)
+    must not make init write there. --force replaces the link itself."""
+    if target.is_symlink():
+        if not force:
+            raise MCPLintError(f"{CONFIG_NAME} is a symbolic link; init writes only a regular file "
+                               "(remove the link, or use --force to replace it)")
+        target.unlink()
+    try:
+        handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as err:
+        raise MCPLintError(f"{target}: cannot write config: {err.strerror or err}") from None
 
 
 def scan(folder: Path) -> tuple[dict[str, str], list[str]]:
@@ -83,8 +98,16 @@ def _line(setting: str, comment: str) -> str:
 
 
 def _flow(value) -> str:
-    """A default as YAML flow (JSON is valid YAML flow)."""
-    return json.dumps(value, ensure_ascii=False)
+    """A default as YAML flow (JSON is valid YAML flow; ASCII, so no U+2028 breaks a line)."""
+    return json.dumps(value)
+
+
+def comment_text(text: str) -> str:
+    """A file name or message from the scanned tree, for a `#` comment of the config: a newline
+    in a folder's name must not end the comment and write a line of YAML (a `servers:` command)."""
+    from mcplint.audit.server_text import printable
+
+    return printable(text)
 
 
 def render(found: dict[str, str], broken: list[str], servers=()) -> str:
@@ -96,7 +119,7 @@ def render(found: dict[str, str], broken: list[str], servers=()) -> str:
     if found:
         width = max(len(p) for p in list(found)[:MAX_LISTED])
         out.append(f"# MCP manifests (tool, prompt or resource listings) found here ({len(found)}):")
-        out += [f"#   {path:<{width}}  protocol {version}" for path, version in list(found.items())[:MAX_LISTED]]
+        out += [f"#   {comment_text(path):<{width}}  protocol {version}" for path, version in list(found.items())[:MAX_LISTED]]
         if len(found) > MAX_LISTED:
             out.append(f"#   ... and {len(found) - MAX_LISTED} more")
     else:
@@ -105,7 +128,7 @@ def render(found: dict[str, str], broken: list[str], servers=()) -> str:
         out.append("# also starts and lints the servers listed under servers: below.")
     if broken:
         out.append("# Files that look like manifests but do not load (fix or exclude them):")
-        out += [f"#   {line}" for line in broken[:MAX_LISTED]]
+        out += [f"#   {comment_text(line)}" for line in broken[:MAX_LISTED]]
     out.append("")
 
     globs = include_globs(found)

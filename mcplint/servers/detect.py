@@ -349,8 +349,10 @@ def render(found: list[Detected]) -> list[str]:
     if len(found) > MAX_SERVERS:
         out.append(f"  # {len(found)} servers were found; a config holds at most {MAX_SERVERS}, so the last "
                    f"{len(found) - MAX_SERVERS} are not written: split them over configs in their folders")
+    from mcplint.commands.init import comment_text
+
     for entry in found[:MAX_SERVERS]:
-        out += [f"  - name: {entry.name}                # {entry.how}",
+        out += [f"  - name: {entry.name}                # {comment_text(entry.how)}",
                 f"    command: [{', '.join(json.dumps(a) for a in entry.command)}]",
                 *([f"    cwd: {json.dumps(entry.cwd)}"] if entry.cwd != "." else []),
                 f"    source: [{', '.join(json.dumps(s) for s in entry.source)}]",
