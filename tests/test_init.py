@@ -144,3 +144,17 @@ def test_init_respects_a_config_in_pyproject(tmp_path):
     assert proc.returncode == 2
     assert "pyproject.toml already configures mcplint here (use --force to overwrite; --force writes .mcplint.yaml" in err
     assert not (tmp_path / ".mcplint.yaml").exists()
+
+
+def test_server_detection_takes_linear_time_on_hostile_imports(tmp_path):
+    """An unclosed "from mcp.server import (" on each of 40,000 lines (1 MB) took minutes: the
+    pattern that read the import scanned to the end of the file from every one."""
+    import time
+
+    from mcplint.servers.detect import _makes_python_server
+
+    started = time.process_time()
+    assert not _makes_python_server("from mcp.server import (\n" * 40_000)
+    assert not _makes_python_server("from mcp.server import " * 40_000)
+    assert time.process_time() - started < 5  # about 0.2 s; minutes before
+    assert _makes_python_server("from mcp.server.lowlevel import (\n    NotificationOptions,\n    Server,\n)\n")

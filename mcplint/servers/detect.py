@@ -24,8 +24,28 @@ MAX_BYTES = 1 << 20
 # or from mcp.server.lowlevel, on one line or in parentheses.
 _PY_SERVER = regex(
     r"\b(?:FastMCP|MCPServer)\s*\(|\bclass\s+\w+\s*\(\s*(?:FastMCP|MCPServer)\s*\)|"  # made, or subclassed
-    r"from\s+mcp\.server(?:\.lowlevel(?:\.server)?)?\s+import\s+(?:\([^)]*|[^\n]*)\bServer\b|"
     r"mcp\.server(?:\.lowlevel)?\.Server\s*\(")
+_PY_SERVER_IMPORT = regex(r"from\s+mcp\.server(?:\.lowlevel(?:\.server)?)?\s+import\s+")
+_SERVER_NAME = regex(r"\bServer\b")
+MAX_IMPORTS = 20  # imports of mcp.server read per file (a hostile file may repeat one 40,000 times)
+
+
+def _makes_python_server(text: str) -> bool:
+    """The file makes a FastMCP / MCPServer, or imports the low-level Server (on the import's
+    line, or in its parentheses): each import is read once, a bounded slice after it (an
+    unclosed "import (" on every line had made one pattern scan to the end of the file each time)."""
+    if _PY_SERVER.search(text):
+        return True
+    for count, match in enumerate(_PY_SERVER_IMPORT.finditer(text)):
+        if count == MAX_IMPORTS:
+            return False
+        after = text[match.end():match.end() + 2000]
+        names = after[1:].split(")", 1)[0] if after.startswith("(") else after.split("\n", 1)[0]
+        if _SERVER_NAME.search(names):
+            return True
+    return False
+
+
 _RUN = r"\.run(?:_(?:stdio|sse|streamable_http)_async)?\s*\("  # FastMCP / MCPServer's runners
 _PY_RUNS = regex(rf"""__name__\s*==\s*["']__main__["']|{_RUN}|stdio_server\s*\(""")
 # What starts a server when its module is run: the main guard, or a run at the module's top level.
@@ -79,7 +99,7 @@ def _python(folder: Path) -> list[Detected]:
             continue
     found, entries = [], set()
     for path, text in texts.items():
-        if not _PY_SERVER.search(text):
+        if not _makes_python_server(text):
             continue
         # A server made in one module and run by another of its package (server.py and main.py, as
         # many servers of awslabs/mcp are): the package's runner starts it.
