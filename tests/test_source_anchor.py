@@ -447,3 +447,67 @@ server.registerTool("read_file", { description: "Read a file.", inputSchema: Rea
     index = SourceIndex.build([tmp_path], tmp_path)
     where = index.locate("tools", "read_file", ("inputSchema", "properties", "path"), None)
     assert (where.span.line, where.span.column) == (2, 3)
+
+
+# -- the text search on hostile trees (attack round 3, F3) ---------------------------------
+
+class _File:
+    def __init__(self, rel: str) -> None:
+        self.rel = rel
+
+
+def _reference_within(hits, names, scope):
+    """The definition of _within_definitions: inside the group around a name, not the name itself."""
+    scopes = [(f.rel, scope(f, at), at) for f, at, _ in names if scope(f, at) is not None]
+    return [hit for hit in hits if any(rel == hit[0].rel and low <= hit[1] < high and hit[1] != at
+                                       for rel, (low, high), at in scopes)]
+
+
+def _reference_nearest(hits, names):
+    def distance(hit):
+        before = [n[1] for n in names if n[0].rel == hit[0].rel and n[1] <= hit[1]]
+        return (hit[1] - max(before), hit[1]) if before else (1 << 62, hit[1])
+    return min(hits, key=distance)
+
+
+def test_the_bisecting_lookups_choose_what_the_definitions_choose():
+    import random
+
+    from mcplint.source import textsearch
+
+    rng = random.Random(2)
+    files = [_File("a.ts"), _File("b.ts")]
+    for _ in range(5000):
+        names = list({(f.rel, at): (f, at, 0) for f, at in
+                      [(rng.choice(files), rng.randint(0, 60)) for _ in range(rng.randint(0, 8))]}.values())
+        hits = [(rng.choice(files), rng.randint(0, 60), 0) for _ in range(rng.randint(1, 6))]
+        hits += rng.sample(names, min(len(names), 3))
+        scopes = {}
+
+        def scope(file, at):
+            if (file.rel, at) not in scopes:
+                scopes[file.rel, at] = None if rng.random() < 0.2 else (max(0, at - rng.randint(0, 10)),
+                                                                        at + rng.randint(1, 20))
+            return scopes[file.rel, at]
+
+        search = textsearch.TextSearch.__new__(textsearch.TextSearch)
+        search._scope = scope
+        assert search._within_definitions(hits, names) == _reference_within(hits, names, scope)
+        assert textsearch._nearest_after(hits, names) == _reference_nearest(hits, names)
+
+
+def test_a_name_repeated_a_hundred_thousand_times_is_searched_in_linear_time():
+    """'"getThing" ' x 170,000 (1.9 MB) ran for hours: every hit scanned every name."""
+    import time
+
+    from mcplint.source import textsearch
+    from mcplint.source.brackets import Groups
+
+    file = _File("t.ts")
+    names = [(file, i * 11, i * 11 + 10) for i in range(100_000)]
+    started = time.process_time()
+    assert textsearch._nearest_after(names, names) == names[0]
+    groups = Groups("(" * 50_000 + ")" * 50_000 + "()" * 50_000, ".ts")
+    assert groups.enclosing(100_000 + 1) == (100_000, 100_002)
+    assert groups.enclosing(49_999 + 1) == (49_999, 50_001)
+    assert time.process_time() - started < 10  # under a second; hours before

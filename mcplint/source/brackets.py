@@ -41,6 +41,16 @@ class Groups:
         pairs.sort()
         self._pairs = pairs
         self._starts = [start for start, _ in pairs]
+        # Each pair's innermost enclosing pair (-1: none). The pairs nest (a stack made them), so
+        # the groups around an offset are the chain of parents of the last pair opened before it:
+        # a lookup costs the nesting depth, not the number of groups before it.
+        self._parent: list[int] = []
+        open_: list[int] = []
+        for index, (start, end) in enumerate(pairs):
+            while open_ and pairs[open_[-1]][1] <= start:
+                open_.pop()
+            self._parent.append(open_[-1] if open_ else -1)
+            open_.append(index)
 
     def enclosing(self, offset: int) -> tuple[int, int] | None:
         """The innermost group around `offset` (its brackets included), or None at the top level."""
@@ -49,5 +59,5 @@ class Groups:
             start, end = self._pairs[i]
             if end > offset:
                 return start, end
-            i -= 1
+            i = self._parent[i]
         return None
