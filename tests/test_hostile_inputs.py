@@ -717,3 +717,14 @@ def test_a_fifo_as_lock_or_baseline_is_a_one_line_error(cli, tmp_path, monkeypat
     os.mkfifo(tmp_path / "pipe")
     threading.Timer(4, rescue, [tmp_path / "pipe"]).start()
     one_line_error(cli("check", "tools.json", option, "pipe"), "pipe: nothing was written to this pipe")
+
+
+def test_comment_lines_inside_a_yaml_mapping_cost_linear_time(cli, tmp_path):
+    """The round-trip composer kept every comment, at a cost quadratic in comment lines inside a
+    mapping: 1 MB of "#" lines took 43 s (attack round 3, F5). The safe composer skips them."""
+    text = "tools:\n  - name: get_x\n    description: Get x.\n" + "#\n" * 300_000 + "    inputSchema: {type: object}\n"
+    (tmp_path / "tools.yaml").write_text(text)
+    started = time.process_time()
+    code, out, err = cli("check", "tools.yaml", "--format", "json")
+    assert code == 0 and json.loads(out)["summary"]["files"] == 1, err
+    assert time.process_time() - started < 20  # about 1 s; 15 s before
