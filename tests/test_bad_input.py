@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import run_mcplint
+from conftest import FIXTURES, run_mcplint
 
 
 def lint_file(tmp_path, name: str, content: bytes, *extra: str):
@@ -156,3 +156,17 @@ def test_deep_block_yaml_names_the_line_where_it_got_too_deep(tmp_path):
     content = "tools:\n" + "".join("  " * i + "a:\n" for i in range(1, 3000))
     proc, path = lint_file(tmp_path, "deep.yaml", content.encode())
     assert_one_line_error(proc, f"{path}:257:513: document is nested too deeply (over 256 levels)")
+
+
+def test_a_full_disk_on_standard_output_is_a_one_line_error():
+    import subprocess
+    import sys
+
+    example = FIXTURES / "examples" / "weather-server.json"
+    for fmt in ("rich", "json"):
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([sys.executable, "-m", "mcplint", "check", "-f", fmt, str(example)],
+                                  stdout=full, stderr=subprocess.PIPE, timeout=60)
+        assert proc.returncode == 2
+        assert proc.stderr.decode().splitlines() == [
+            "mcplint: error: standard output: cannot write report: No space left on device"]

@@ -158,3 +158,9 @@ def test_server_detection_takes_linear_time_on_hostile_imports(tmp_path):
     assert not _makes_python_server("from mcp.server import " * 40_000)
     assert time.process_time() - started < 5  # about 0.2 s; minutes before
     assert _makes_python_server("from mcp.server.lowlevel import (\n    NotificationOptions,\n    Server,\n)\n")
+
+
+def test_a_package_json_nested_too_deeply_is_passed_over(tmp_path):
+    (tmp_path / "package.json").write_text("[" * 100_000)
+    proc, out, err = init(tmp_path)
+    assert proc.returncode == 0 and "internal error" not in err, err

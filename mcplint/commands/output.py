@@ -25,16 +25,33 @@ def write_report(text: str, output: Path | None) -> None:
     # surrogate that slipped through becomes the text "\udfff" instead of a crash.
     if output is None:
         try:
-            sys.stdout.write(text)
-        except UnicodeEncodeError:  # raised before anything is written; or a non-UTF-8 console
-            encoding = sys.stdout.encoding or "utf-8"
-            sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
-        sys.stdout.flush()
+            try:
+                sys.stdout.write(text)
+            except UnicodeEncodeError:  # raised before anything is written; or a non-UTF-8 console
+                encoding = sys.stdout.encoding or "utf-8"
+                sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise  # the reader left (`| head`): the entry point ends quietly
+        except OSError as err:  # a full disk (`> /dev/full`), an I/O error
+            _let_go_of_stdout()
+            raise MCPLintError(f"standard output: cannot write report: {err.strerror or err}") from None
         return
     try:
         Path(output).write_text(text, encoding="utf-8", errors="backslashreplace")
     except OSError as err:
         raise MCPLintError(f"{output}: cannot write report: {err.strerror or err}") from None
+
+
+def _let_go_of_stdout() -> None:
+    """Point standard output at /dev/null, so that the flush at exit does not fail a second time
+    with Python's own "Exception ignored" message."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # no file descriptor (captured output)
+        pass
 
 
 def split_values(values: list[str] | None) -> list[str]:

@@ -241,7 +241,7 @@ def _node(folder: Path) -> list[Detected]:
     for path in _files(folder, "package.json"):
         try:
             package = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested too deeply
             continue
         if not isinstance(package, dict):
             continue
