@@ -65,6 +65,8 @@ def test_non_utf8_names_the_byte_and_position(tmp_path):
 def test_utf16_is_named(tmp_path):
     proc, path = lint_file(tmp_path, "u16.json", '{"tools": []}'.encode("utf-16"))
     assert_one_line_error(proc, str(path), "UTF-16")
+    proc, path = lint_file(tmp_path, "u32.json", '{"tools": []}'.encode("utf-32"))
+    assert_one_line_error(proc, str(path), "file is UTF-32 encoded; save it as UTF-8")
 
 
 def test_binary_file(tmp_path):

@@ -41,6 +41,8 @@ def read_text(path: str, raw: bytes, max_bytes: int = MAX_FILE_BYTES) -> str:
         raise InputError(
             path, f"file {shown} the {max_bytes // 1048576} MiB limit (raise it with max-file-size-mb in the config)"
         )
+    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        raise InputError(path, "file is UTF-32 encoded; save it as UTF-8")
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError(path, "file is UTF-16 encoded; save it as UTF-8")
     nul = raw.find(b"\x00", 0, 8192)
