@@ -16,7 +16,8 @@ from mcplint.errors import InputError, MCPLintError
 from mcplint.fingerprints import fingerprint
 from mcplint.per_file_ignores import ignored
 from mcplint.early_cap import capped_early, capped_in_data
-from mcplint.findings import MAX_PER_RULE, Finding, Related, Severity, capped, excerpt
+from mcplint.findings import (MAX_PER_RULE, MAX_REPORTED, Finding, Related, Severity, capped, excerpt,
+                              within_report_limit)
 from mcplint.inferred_version import VersionWatch, infer_version, lenient
 from mcplint.rule import MANIFEST, Rule, RuleContext, ToolRule
 
@@ -176,13 +177,15 @@ def run(targets: list[Target], plan: Plan) -> Result:
             result.errors.append(f"{shown}: document is nested too deeply")
             continue
         result.findings.extend(findings)
+        if len(result.findings) > 2 * MAX_REPORTED:
+            result.findings = within_report_limit(result.findings)
         if findings:
             result.sources[shown] = manifest.document.text
         result.files.append(FileReport(
             shown, version, manifest.shape, len(manifest.tools()),
             _manifest_unassessed(plan, version, manifest),
         ))
-    result.findings.sort(key=lambda f: f.sort_key)
+    result.findings = within_report_limit(result.findings)
     return result
 
 

@@ -23,6 +23,7 @@ import threading
 
 from mcplint import engine
 from mcplint.discovery import STDIN
+from mcplint.findings import within_report_limit
 from mcplint.rule import MANIFEST
 
 MIN_FILES = 50  # more files than this...
@@ -172,5 +173,6 @@ def _merge(results) -> engine.Result:
         merged.skipped.extend(part.skipped)
         merged.errors.extend(part.errors)
         merged.sources.update(part.sources)
-    merged.findings.sort(key=lambda f: f.sort_key)  # as engine.run sorts: stable, so ties keep target order
+    # as engine.run sorts (stable, so ties keep target order), and keeps at most MAX_REPORTED
+    merged.findings = within_report_limit(merged.findings)
     return merged

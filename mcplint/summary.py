@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT
-from mcplint.findings import MAX_PER_RULE, Finding
+from mcplint.findings import MAX_PER_RULE, MAX_REPORTED, Finding
 from mcplint.regex_cache import regex
 from mcplint.text_safety import printable
 
@@ -61,7 +61,10 @@ def summarize(findings: list[Finding], rules, files, skipped=(), errors=(), serv
 def left_out_text(summary: dict) -> str:
     """' N more were left out (...)' when the per-rule cap left findings out, else ''."""
     count = summary.get("left_out")
-    return f" {count:,} more were left out (a report shows at most {MAX_PER_RULE} per rule per file)." if count else ""
+    if not count:
+        return ""
+    overall = f", and {MAX_REPORTED:,} in all" if summary["findings"] > MAX_REPORTED else ""
+    return f" {count:,} more were left out (a report shows at most {MAX_PER_RULE} per rule per file{overall})."
 
 
 def unread_text(summary: dict) -> str:

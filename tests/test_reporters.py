@@ -533,3 +533,30 @@ def test_a_related_place_outside_any_file_is_told_by_its_pointer_alone():
     out = render("rich", [finding], ctx)
     assert "= the request (message 1): /0/message" in out
     assert out.count("audit:x#message-2") == 2  # the file header and the finding's own line, no more
+
+
+def test_a_report_keeps_at_most_its_limit_and_one_note_stands_for_the_rest(tmp_path):
+    """A folder of small files has no other bound: 1,500 manifests made 634,000 findings and a
+    9 GB SARIF report (attack round 3, F6). Past the limit one note, as severe as the worst finding
+    left out, stands for them, so the exit code is the one all findings give."""
+    from mcplint.findings import REPORT_LIMIT, within_report_limit
+
+    def make(path, line, severity=Severity.WARNING, left_out=0):
+        return Finding(code="MCP202", name="tool-name-style", severity=severity, message="m", path=path,
+                       span=Span(line, 1, line, 2), pointer=f"/tools/{line}/name", left_out=left_out)
+
+    found = [make("b.json", 1, Severity.ERROR), *(make("a.json", i) for i in range(1, 8)), make("c.json", 1, left_out=40)]
+    once = within_report_limit(found, 3)
+    assert [(f.path, f.span.line) for f in once[:3]] == [("a.json", 1), ("a.json", 2), ("a.json", 3)]
+    note = once[3]
+    assert note.fingerprint == REPORT_LIMIT and note.left_out == 4 + 1 + 40 and note.severity is Severity.ERROR
+    assert (note.path, note.span.line) == ("a.json", 4)
+    again = within_report_limit([*once, make("0.json", 1)], 3)  # applied again as findings come
+    assert again[-1].left_out == 46 and again[-1].path == "a.json" and len(again) == 4
+    # through the command line (the limit lowered to 2): the headline says so
+    for i in range(3):
+        (tmp_path / f"m{i}.json").write_text(json.dumps({"tools": [{"name": "GetX", "inputSchema": {"type": "object"}}]}))
+    proc = subprocess.run([sys.executable, "-c", "import sys; from mcplint import findings; findings.MAX_REPORTED = 2; "
+                           "sys.argv = ['mcplint', 'check', '.', '--select', 'MCP202']; from mcplint.entry import main; main()"],
+                          cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "MCPLINT_JOBS": "1", "NO_COLOR": "1"})
+    assert "1 more were left out (a report shows at most 100 per rule per file, and 2 in all)" in proc.stdout, proc.stdout

@@ -10,7 +10,7 @@ from mcplint import __version__, ci, config as config_module, discovery, engine,
 from mcplint import baseline as baseline_module, parallel, suppressions
 from mcplint.commands.output import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, report_view, split_values, want_color, write_report
 from mcplint.errors import MCPLintError
-from mcplint.findings import Severity
+from mcplint.findings import Severity, within_report_limit
 from mcplint.summary import read_failures, summarize
 from mcplint.text_safety import printable
 from mcplint.versions import VERSIONS
@@ -43,8 +43,7 @@ def _add_servers(result, cfg, plan, audit: bool, verbose: bool, started: dict, q
     log = (lambda line: print(printable(f"mcplint: server {line}"), file=sys.stderr)) if verbose else (lambda line: None)
     found = lint_servers(cfg.servers, plan, audit=audit, config_source=cfg.source, root=cfg.root, log=log, quiet=quiet,
                          started=started)
-    result.findings.extend(found.findings)
-    result.findings.sort(key=lambda f: f.sort_key)
+    result.findings = within_report_limit([*result.findings, *found.findings])
     result.files.extend(found.files)
     result.sources.update(found.sources)
     result.errors.extend(found.errors)
