@@ -40,7 +40,10 @@ _NOT_FILES_DESCRIBED = regex(
     r"\b(?:JSON\s?Path|JSON\s?Pointer|XPath|JMESPath|jq|dot(?:ted)?[- ](?:notation|path)|(?:property|field|object|"
     r"key|URL|API|request|route)\s+path|partial match(?:ing|es)?"
     r"|(?:sub)?group\s+path|namespace\s+path|full\s+(?:project|group|namespace)\s+path"
-    r"|path\s+of\s+the\s+(?:sub)?(?:group|namespace)|URL[- ]encoded\s+path|slug)\b", re.I)
+    r"|path\s+of\s+the\s+(?:sub)?(?:group|namespace)|URL[- ]encoded\s+path|slug"
+    # patterns that select URLs by their path (tavily's select_paths: "Regex patterns to select
+    # only URLs with specific path patterns (e.g., /docs/.*)")
+    r"|(?:regex|regular\s+expression|glob)\s+patterns?\b[^.\n]{0,60}\bURLs?)\b", re.I)
 # A parameter called `file` may carry the file itself rather than its path.
 _FILE_CONTENT = regex(r"\b(?:contents?|base64|bytes|data|text)\b", re.I)
 
@@ -126,7 +129,8 @@ def _items(entry, path, name: str, items: dict, categories):
         return
     described = " ".join(d for d in (items.get("description"), value_at(entry.schema, path).get("description"))
                          if isinstance(d, str))
-    if _FORMAT_DOCUMENTED.search(described) or (singular == "file" and _FILE_CONTENT.search(described)):
+    if _FORMAT_DOCUMENTED.search(described) or (singular == "file" and _FILE_CONTENT.search(described)) or (
+            hint[0] == "path" and _not_a_file_path(name, described)):
         return
     _, what, fix = hint
     yield Violation(entry.at((*path, "items")), f"Array parameter '{name}' holds strings that look like {what} "
