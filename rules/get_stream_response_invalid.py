@@ -12,7 +12,9 @@ class GetStreamResponseInvalid(TrafficRule):
     Up to 2025-11-25 a client may GET the MCP endpoint to open a stream for server-initiated
     messages. The server MUST answer either with `Content-Type: text/event-stream` or with
     405 Method Not Allowed when it offers no such stream. A 200 with JSON, HTML or nothing
-    leaves the client unable to tell whether the stream exists.
+    leaves the client unable to tell whether the stream exists; so does a 404 to a GET that
+    carries no `Mcp-Session-Id` (a 404 is the answer to a session that expired, a 400 to a
+    missing one, a 401 or 403 to missing credentials: those are not judged here).
 
     ## Bad
     ```jsonl protocol=2025-11-25
@@ -37,7 +39,15 @@ class GetStreamResponseInvalid(TrafficRule):
 
     def check_record(self, record, session, ctx):
         request = first_of_response(record, session)
-        if request is None or request.method != "GET" or not is_success(record.status):
+        if request is None or request.method != "GET":
+            return
+        if record.status == 404 and header(request, "mcp-session-id") is None:
+            # no session to have expired (404 is the answer to an unknown session id): the
+            # endpoint does not route GET at all (Express's "Cannot GET /mcp")
+            yield Violation(record.http_pointer / "status",
+                            "GET answered 404; a server that offers no stream must answer 405 Method Not Allowed")
+            return
+        if not is_success(record.status):
             return
         content_type = header(record, "content-type")
         if media_type(content_type) != "text/event-stream":
