@@ -369,10 +369,18 @@ def free_form_object(schema: dict) -> bool:
     if "object" not in types_of(schema):
         return False
     for key in _OBJECT_SHAPE.intersection(schema):
+        if key == "propertyNames" and _any_string(schema[key]):
+            continue  # zod's z.record(z.string(), ...): every JSON key is a string
         if schema[key] or key not in _EMPTY_IS_NOTHING:  # an empty `properties` constrains nothing
             return False
     extra = schema.get("additionalProperties", True)
     return extra is True or accepts_anything(extra)
+
+
+def _any_string(schema: Any) -> bool:
+    """``{"type": "string"}`` (with annotations at most), or a schema accepting anything."""
+    return accepts_anything(schema) or (isinstance(schema, dict) and schema.get("type") == "string" and all(
+        key == "type" or key in ANNOTATIONS for key in schema))
 
 
 _TOKEN = regex(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")

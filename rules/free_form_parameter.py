@@ -95,7 +95,8 @@ def _described(prop) -> bool:
 
 
 def _open_on_purpose(prop) -> bool:
-    """Free-form by design: an object declared open (``additionalProperties: true`` or ``{}``)
+    """Free-form by design: an object declared open (``additionalProperties`` true, ``{}`` or only
+    annotations: mongodb's `fields`, "The field index definition ...")
     whose description says what it holds in a few words at least, or one whose description
     names the syntax it follows ("matching the syntax of db.collection.find()", "JsonLogic
     query object. ALWAYS follow query syntax in examples")."""
@@ -104,7 +105,7 @@ def _open_on_purpose(prop) -> bool:
         return False
     if _SYNTAX.search(description[:2000]):
         return True
-    return prop.get("additionalProperties", None) in (True, {}) and _described(prop)
+    return "additionalProperties" in prop and accepts_anything(prop["additionalProperties"]) and _described(prop)
 
 
 _SYNTAX = regex(r"\b(?:syntax|grammar|query language)\b", re.IGNORECASE)
