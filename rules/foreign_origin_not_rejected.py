@@ -10,7 +10,8 @@ class ForeignOriginNotRejected(ForeignOriginAccepted):
     Servers MUST validate the `Origin` header of every connection to stop DNS-rebinding
     attacks, in which a web page drives the user's browser against a local MCP server.
     Before 2025-11-25 the spec does not fix the status for a rejection (from 2025-11-25 it is
-    403, see MCP821), so any refusal is fine here; serving the request is not. As in MCP821,
+    403, see MCP821), so any refusal is fine here; serving the request breaks the MUST, so it
+    is an error, as in MCP821. As in MCP821,
     only the audit's probe Origin (or any `.invalid` host) is certain; another site's Origin
     in a capture of a real client is reported as info.
 
@@ -32,7 +33,7 @@ class ForeignOriginNotRejected(ForeignOriginAccepted):
     name = "foreign-origin-not-rejected"
     checklist = (17,)
     category = "security"
-    severity = Severity.WARNING
+    severity = Severity.ERROR  # "MUST validate": serving another site's page is no validation
     versions = versions.until(versions.V2025_06_18)
     needs = "request with a foreign Origin"
     remedy = "validate Origin and reject it"

@@ -103,7 +103,7 @@ def _origin_exchange(origin, version, probe=None):
 
 
 @pytest.mark.parametrize("code,version,default", [
-    ("MCP821", "2025-11-25", Severity.ERROR), ("MCP822", "2025-06-18", Severity.WARNING)])
+    ("MCP821", "2025-11-25", Severity.ERROR), ("MCP822", "2025-06-18", Severity.ERROR)])
 def test_foreign_origin_is_certain_only_for_an_origin_no_server_allows(code, version, default):
     probe = _origin_exchange("http://mcplint-probe.invalid", version, probe="foreign-origin")
     assert _levels(code, probe, version) == [default]
