@@ -38,10 +38,6 @@ class MarkupInText(ToolRule):
                 "description": "Shows a commit, or a file given as <revision>:<path>.",
                 "inputSchema": {"type": "object"}}]}
     ```
-
-    ## Options
-    `allowed-tags`: HTML element names to accept (e.g. `["b", "code"]`), unless they
-    carry an event handler.
     """
 
     code = "MCP403"
@@ -51,7 +47,8 @@ class MarkupInText(ToolRule):
     severity = Severity.WARNING
 
     class Options(RuleOptions):
-        allowed_tags: list[str] = Option([], "HTML element names to accept in tool text.")
+        allowed_tags: list[str] = Option([], "HTML element names to accept in tool text (e.g. `[\"b\", \"code\"]`), "
+                                             "unless they carry an event handler.")
 
     def candidates(self, doc, ctx):
         return _GATE.candidates(doc)
