@@ -270,6 +270,12 @@ def _description_intent(description: str) -> Intent | None:
     if first is None:
         return None
     word = first.group()
+    listed = _listed_verbs(opening[first.start():])
+    if len(listed) > 1:  # "Create, delete, or restore backups": the strongest of the verbs listed
+        effects = [(verb, _VERB_POSITION[verb]) for verb in listed if verb in _VERB_POSITION]
+        if effects:
+            verb, effect = min(effects, key=lambda pair: EFFECTS.index(pair[1]))
+            return Intent(verb, effect, "description")
     if not (word.endswith("ly") and len(word) > 4) and _base_form(word) not in _KNOWN:
         return None  # most descriptions: the leading word alone rules out every effect
     words = _DESC_WORD.findall(opening)
@@ -289,6 +295,23 @@ def _description_intent(description: str) -> Intent | None:
         if after not in _OBJECT_START and not (after.endswith("s") and not after.endswith("ss")):
             return None
     return Intent(verb, effect, "description")
+
+
+# A description opening with a list of verbs: "Create, delete, or restore backups", "Delete and
+# restart failed runs" (each verb in its base or third-person form).
+_VERB_LIST = regex(r"([a-z]+)((?:\s*,\s*[a-z]+){0,4}),?\s+(?:and|or|and/or|&)\s+([a-z]+)\b")
+
+
+def _listed_verbs(opening: str) -> list[str]:
+    """The verbs of a list the description opens with ([] when it opens with no such list)."""
+    match = _VERB_LIST.match(opening)
+    if match is None:
+        return []
+    words = [match.group(1), *(w.strip() for w in match.group(2).split(",") if w.strip()), match.group(3)]
+    from mcplint.lexicon import IMPERATIVE_VERBS  # only for a description opening with a list
+
+    verbs = [_base_form(word) for word in words]
+    return verbs if all(verb in _KNOWN or verb in IMPERATIVE_VERBS for verb in verbs) else []
 
 
 _KNOWN = frozenset(_VERB_POSITION) | _EXEC_VERBS
