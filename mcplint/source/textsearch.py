@@ -21,11 +21,27 @@ from collections import defaultdict
 
 from mcplint.regex_cache import regex
 from mcplint.source.brackets import Groups
-from mcplint.source.files import CODE, DOCS, SourceFile, Tree, Unreadable, is_sample_path
+from mcplint.source.files import CODE, DOCS, SCRIPT, SourceFile, Tree, Unreadable, is_sample_path
 from mcplint.source.model import SINGULAR, Anchor, Pointer, pointer_text
 
-_LITERAL = regex(
-    r'"""(.*?)"""|\'\'\'(.*?)\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`([^`]*)`', re.DOTALL)
+# String literals, with comments matched first and passed over: a tool's name quoted in a JSDoc
+# comment above its definition is not the definition (server-everything). A template literal may
+# hold escaped backticks (firecrawl's descriptions quote ```json examples).
+_QUOTED = r'"""(.*?)"""|\'\'\'(.*?)\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\''
+_LITERAL = regex(rf"{_QUOTED}|`([^`]*)`", re.DOTALL)  # data files (JSON): no comments
+_LITERAL_HASH = regex(rf"#[^\n]*|{_QUOTED}|`([^`]*)`", re.DOTALL)
+_LITERAL_SLASH = regex(rf"//[^\n]*|/\*.*?\*/|{_QUOTED}|`([^`]*)`", re.DOTALL)  # Go's raw strings: no escapes
+_LITERAL_SCRIPT = regex(rf"//[^\n]*|/\*.*?\*/|{_QUOTED}|`((?:[^`\\]|\\.)*)`", re.DOTALL)  # JS templates
+
+
+def _literals_of(suffix: str):
+    from mcplint.source.brackets import _HASH_COMMENTS
+
+    if suffix in _HASH_COMMENTS:
+        return _LITERAL_HASH
+    if suffix in SCRIPT:
+        return _LITERAL_SCRIPT
+    return _LITERAL_SLASH if suffix in CODE else _LITERAL
 
 
 def rank(file: SourceFile) -> tuple[int, int, int]:
@@ -57,9 +73,11 @@ class TextSearch:
                 tree.skip(file, str(error) or "unreadable")
                 continue
             self.searched += 1
-            for match in _LITERAL.finditer(text):
-                group = next(g for g in range(1, 6) if match.start(g) >= 0)
-                self.literals[match.group(group)].append((file, match.start(), match.end()))
+            pattern = _literals_of(file.suffix)
+            for match in pattern.finditer(text):
+                group = next((g for g in range(1, 6) if match.start(g) >= 0), None)
+                if group is not None:  # (a comment otherwise)
+                    self.literals[match.group(group)].append((file, match.start(), match.end()))
 
     def occurrences(self, value: str) -> list[tuple[SourceFile, int, int]]:
         found: dict[tuple[str, int], tuple[SourceFile, int, int]] = {}
