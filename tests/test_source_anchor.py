@@ -449,6 +449,47 @@ server.registerTool("read_file", { description: "Read a file.", inputSchema: Rea
     assert (where.span.line, where.span.column) == (2, 3)
 
 
+def test_typescript_fastmcp_add_tool(tmp_path: Path):
+    """The `fastmcp` package for TypeScript (firecrawl): `server.addTool({name, description,
+    parameters: z.object({...}), execute})`; the description quotes a ```json example whose keys
+    are not parameters (repository mode, round 2)."""
+    (tmp_path / "index.js").write_text('''import { FastMCP } from "fastmcp";
+const scrapeParams = z.object({
+  url: z.string().url(),
+  formats: z.array(z.string()).optional(),
+});
+server.addTool({
+  name: "firecrawl_scrape",
+  description: `Scrape one page.
+\\`\\`\\`json
+{"url": "https://example.com", "formats": ["markdown"]}
+\\`\\`\\``,
+  parameters: scrapeParams,
+  execute: async (args) => "ok",
+});
+server.addTool({
+  name: "firecrawl_map",
+  description: "Map a site.",
+  parameters: z.object({ url: z.string(), limit: z.number() }),
+  annotations: { readOnlyHint: true },
+  execute: async () => "ok",
+});
+''', encoding="utf-8")
+    index = SourceIndex.build([tmp_path], tmp_path)
+    spans = {(tool, pointer): (a.span.line, a.span.column) for tool, pointer in (
+        ("firecrawl_scrape", ("name",)), ("firecrawl_scrape", ("description",)),
+        ("firecrawl_scrape", ("inputSchema", "properties", "url")),
+        ("firecrawl_scrape", ("inputSchema", "properties", "formats")),
+        ("firecrawl_map", ("inputSchema", "properties", "limit")), ("firecrawl_map", ("annotations", "readOnlyHint")))
+        if (a := index.locate("tools", tool, pointer, None)) is not None and not isinstance(a, str)}
+    assert spans == {
+        ("firecrawl_scrape", ("name",)): (7, 9), ("firecrawl_scrape", ("description",)): (8, 16),
+        ("firecrawl_scrape", ("inputSchema", "properties", "url")): (3, 3),
+        ("firecrawl_scrape", ("inputSchema", "properties", "formats")): (4, 3),
+        ("firecrawl_map", ("inputSchema", "properties", "limit")): (18, 43),
+        ("firecrawl_map", ("annotations", "readOnlyHint")): (19, 32)}
+
+
 # -- the text search on hostile trees (attack round 3, F3) ---------------------------------
 
 class _File:

@@ -23,9 +23,9 @@ from mcplint.source.jstokens import tokenize
 from mcplint.source.model import Definition, Pointer, Region
 
 VERBS = {"registerTool": "tools", "tool": "tools", "registerPrompt": "prompts", "prompt": "prompts",
-         "registerResource": "resources", "resource": "resources"}
+         "registerResource": "resources", "resource": "resources", "addTool": "tools"}
 PREFILTER = ("registerTool", ".tool(", "registerPrompt", ".prompt(", "registerResource", ".resource(",
-             "inputSchema", "uriTemplate")
+             "inputSchema", "uriTemplate", "addTool")
 ANNOTATION_KEYS = {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 ZOD_TYPES = {"string", "number", "boolean", "bigint", "date", "any", "unknown", "literal", "enum",
              "nativeEnum", "array", "object", "union", "record", "tuple", "null", "int", "discriminatedUnion"}
@@ -94,6 +94,8 @@ class Reader:
         return found
 
     def _registration(self, verb: str, args: list[Node]) -> Definition | None:
+        if verb == "addTool":
+            return self._add_tool(self.resolve(args[0]) if args else None)
         # `registerTool(name, config, cb)` with `const name = "..."` (the reference server everything)
         name_node = self.resolve(args[0]) if args else None
         if not isinstance(name_node, Str) or not name_node.plain:
@@ -144,6 +146,21 @@ class Reader:
         metadata = args[1] if len(args) > 2 and isinstance(args[1], Obj) else None
         self._config(definition, metadata, {})
 
+    def _add_tool(self, config: Node | None) -> Definition | None:
+        """The `fastmcp` package for TypeScript (firecrawl): `server.addTool({name, description,
+        parameters: z.object({...}), annotations, execute})`."""
+        if not isinstance(config, Obj):
+            return None
+        name_entry = next((e for e in config.entries if e.key == "name"), None)
+        name_node = self.resolve(name_entry.value) if name_entry is not None else None
+        if not isinstance(name_node, Str) or not name_node.plain:
+            return None
+        anchor = self.node_region(name_node)
+        definition = Definition("tools", name_node.value, anchor, "typescript addTool()")
+        definition.put((), anchor, f"name of {name_node.value}")
+        self._config(definition, config, {"parameters": "parameters", "execute": "skip"})
+        return definition
+
     def _config(self, definition: Definition, config: Obj | None, special: dict[str, str]) -> None:
         if config is None:
             return
@@ -153,8 +170,12 @@ class Reader:
             key_region = self.region(entry.key_start, entry.key_end)
             value = self.resolve(entry.value)
             how = special.get(entry.key)
+            if how == "skip":
+                continue
             if how == "shape":
                 self._shape(definition, (entry.key,), value, key_region, 0)
+            elif how == "parameters":  # addTool's name for the input schema
+                self._shape(definition, ("inputSchema",), value, key_region, 0)
             elif how == "arguments":
                 self._arguments(definition, value)
             else:
