@@ -490,6 +490,28 @@ server.addTool({
         ("firecrawl_map", ("annotations", "readOnlyHint")): (19, 32)}
 
 
+def test_a_decorated_function_named_as_the_tool_beats_a_table_of_names(tmp_path: Path):
+    """excel-mcp-server registers `@tools.reader("Describe workbook")` over `def describe_workbook(
+    path: WorkbookPath)` through a registry class of its own, and lists the names in a tuple for a
+    --tools switch: every finding had landed on that tuple (repository mode, round 2)."""
+    (tmp_path / "areas.py").write_text('CORE_TOOLS = ("describe_workbook", "read_range")\n', encoding="utf-8")
+    (tmp_path / "workbook_tools.py").write_text('''def register(tools: ToolRegistry) -> None:
+    @tools.reader("Describe workbook")
+    def describe_workbook(
+        path: WorkbookPath,
+        *, detail: bool = False,
+    ) -> str:
+        """Describe the sheets of a workbook."""
+        return ""
+''', encoding="utf-8")
+    index = SourceIndex.build([tmp_path], tmp_path)
+    name = index.locate("tools", "describe_workbook", ("name",), None)
+    path = index.locate("tools", "describe_workbook", ("inputSchema", "properties", "path"), None)
+    detail = index.locate("tools", "describe_workbook", ("inputSchema", "properties", "detail"), None)
+    assert (name.path, name.span.line, name.span.column) == ("workbook_tools.py", 3, 9)
+    assert (path.span.line, path.span.column, detail.span.line, detail.span.column) == (4, 9, 5, 12)
+
+
 # -- the text search on hostile trees (attack round 3, F3) ---------------------------------
 
 class _File:

@@ -117,6 +117,10 @@ class TextSearch:
                 return self._anchor(_nearest_after(keys, names),
                                     f"text search: the key {key!r} nearest after the {SINGULAR.get(kind, kind)}'s "
                                     "name, inside its definition")
+        defined = self._decorated_def(name) if kind == "tools" and all(
+            _bare_element(hit) for hit in names) else None
+        if defined is not None:
+            return self._in_def(defined, pointer)
         if len(named_files) == 1:
             return self._anchor(_nearest_after(names, names),
                                 f"text search: the {SINGULAR.get(kind, kind)}'s name (the text of "
@@ -125,6 +129,52 @@ class TextSearch:
             places = ", ".join(sorted(named_files)[:3])
             return f"{what} is named in {len(named_files)} files ({places}); none defines it in a form mcplint reads"
         return ""
+
+    def _decorated_def(self, name: str):
+        """The one decorated Python function named as the tool, when the tree has exactly one: a
+        server's own registry decorators (`@tools.reader("Title")` over `def create_workbook(...)`,
+        excel-mcp-server) name the tool after the function. (file, offset of the name, offset of
+        the signature's "(")"""
+        if not name.isidentifier():
+            return None
+        pattern = re.compile(rf"^[ \t]*@[^\n]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*(?:async[ \t]+)?def[ \t]+({re.escape(name)})[ \t]*\(",
+                             re.M)
+        found = []
+        for file in self.tree.files:
+            if file.suffix not in (".py", ".pyi"):
+                continue
+            try:
+                text = file.text()
+            except (OSError, Unreadable):
+                continue
+            if name not in text:
+                continue
+            found += [(file, match.start(1), match.end() - 1) for match in pattern.finditer(text)]
+            if len(found) > 1:
+                return None
+        return found[0] if found else None
+
+    def _in_def(self, defined, pointer: Pointer) -> Anchor:
+        """The function's name, or a parameter of its signature for a pointer into inputSchema."""
+        file, at, paren = defined
+        key = _property_key(pointer)
+        if key is not None and len(pointer) == 3 and key.isidentifier():
+            scope = self._groups_of(file).enclosing(paren + 1)
+            text = file.text()
+            if scope is not None:
+                match = re.compile(rf"[(,]\s*(?:\*\s*,\s*)?({re.escape(key)})\s*[:=,)]").search(text, scope[0], scope[1])
+                if match is not None:
+                    return self._anchor((file, match.start(1), match.end(1)),
+                                        "text search: the parameter in the signature of the decorated function "
+                                        "named as the tool")
+        return self._anchor((file, at, at + len(file.text()[at:paren].rstrip())),
+                            "text search: the decorated function named as the tool")
+
+    def _groups_of(self, file: SourceFile) -> Groups:
+        groups = self._groups.get(file.rel)
+        if groups is None:
+            groups = self._groups[file.rel] = Groups(file.text(), file.suffix)
+        return groups
 
     def _within_definitions(self, hits: list, names: list) -> list:
         """The hits inside the bracket group around an occurrence of the name (a data file's
@@ -152,10 +202,7 @@ class TextSearch:
         return [hit for hit in hits if _inside(tables.get(hit[0].rel), hit[1])]
 
     def _scope(self, file: SourceFile, offset: int) -> tuple[int, int] | None:
-        groups = self._groups.get(file.rel)
-        if groups is None:
-            groups = self._groups[file.rel] = Groups(file.text(), file.suffix)
-        scope = groups.enclosing(offset)
+        scope = self._groups_of(file).enclosing(offset)
         if scope is None and file.suffix not in CODE:
             return 0, len(file.text())
         return scope
@@ -190,6 +237,21 @@ def _nearest_after(hits: list, names: list) -> tuple[SourceFile, int, int]:
         at = bisect.bisect_right(found, hit[1])
         return (hit[1] - found[at - 1], hit[1]) if at else (1 << 62, hit[1])
     return min(hits, key=distance)
+
+
+def _bare_element(hit: tuple[SourceFile, int, int]) -> bool:
+    """A literal that is an element of a tuple, list or set (`("create_workbook", ...)`, a table of
+    names for a --tools switch), not a value given to anything."""
+    file, start, end = hit
+    text = file.text()
+    before = text[max(0, start - 200):start].rstrip()
+    after = text[end:end + 200].lstrip()
+    if before[-1:] not in ("(", "[", "{", ",") or after[:1] not in (",", ")", "]", "}"):
+        return False
+    if before[-1:] == "(":  # `register("x")` is a call's argument; `("x", "y")` a tuple
+        ahead = before[:-1].rstrip()[-1:]
+        return not (ahead.isalnum() or ahead in ("_", ")", "]"))
+    return True
 
 
 def _telling(value: str) -> bool:
