@@ -205,6 +205,21 @@ def test_standalone_fastmcp_package(tmp_path: Path):
     assert "description" not in tools["bare"]
 
 
+def test_standalone_fastmcp_reads_parameter_descriptions_from_args(tmp_path: Path):
+    """fastmcp puts a Google-style docstring's `Args:` entries into the parameters' descriptions;
+    read offline without them, motherduck's `sql` had 8 false "has no description" warnings."""
+    (tmp_path / "app.py").write_text(
+        'from fastmcp import FastMCP\nfrom pydantic import Field\nmcp = FastMCP("x")\n\n@mcp.tool(description="Run SQL.")\n'
+        'def query(sql: str, limit: int = 10, db: str = Field("main", description="Database.")) -> str:\n'
+        '    """Run a query.\n\n    Args:\n        sql: SQL query to execute\n            (DuckDB SQL dialect)\n'
+        '        limit (int): Max rows.\n        db: Not this one.\n\n    Returns:\n        rows: the rows\n    """\n')
+    static = SourceIndex.build([tmp_path], tmp_path).static_listing(python_version=(3, 11))
+    properties = static["tools"][0]["inputSchema"]["properties"]
+    assert properties["sql"]["description"] == "SQL query to execute (DuckDB SQL dialect)"
+    assert properties["limit"]["description"] == "Max rows."
+    assert properties["db"]["description"] == "Database."  # Field(description=...) comes first
+
+
 @pytest.mark.parametrize("version, expected", [((3, 12), "Ping.\n    Twice.\n    "), ((3, 13), "Ping.\nTwice.\n")])
 def test_python_version_decides_the_docstring(tmp_path: Path, version, expected):
     (tmp_path / "s.py").write_text('import mcp\n@mcp.tool()\ndef ping() -> str:\n    """Ping.\n    Twice.\n    """\n')

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import re
 import sys
 
 from mcplint.source.model import Definition, Pointer, pointer_text
@@ -55,6 +56,37 @@ def sdk_description(doc: str | None, flavor: str | None, version: tuple[int, int
     if doc is None:
         return ""
     return compiler_clean(doc) if version >= (3, 13) else doc
+
+
+_ARGS_HEADING = re.compile(r"^(?:Args|Arguments|Parameters|Params)\s*:\s*$")
+_ARG_LINE = re.compile(r"^(\*{0,2}[A-Za-z_]\w*)\s*(?:\([^)\n]*\))?\s*:\s*(.*)$")
+
+
+def google_args(doc: str) -> dict[str, str]:
+    """A Google-style docstring's `Args:` entries, name -> text (continuation lines joined), as
+    the standalone fastmcp package puts them into the parameters' descriptions."""
+    found: dict[str, str] = {}
+    lines = doc.splitlines()
+    at = next((i for i, line in enumerate(lines) if _ARGS_HEADING.match(line.strip()) and not line[:1].isspace()),
+              None)
+    if at is None:
+        return found
+    indent, current = None, None
+    for line in lines[at + 1:]:
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip())
+        if depth == 0:
+            break  # the next section
+        if indent is None:
+            indent = depth
+        match = _ARG_LINE.match(line.strip()) if depth == indent else None
+        if match is not None:
+            current = match.group(1).lstrip("*")
+            found[current] = match.group(2).strip()
+        elif current is not None and depth > indent:
+            found[current] = f"{found[current]} {line.strip()}".strip()
+    return {name: text for name, text in found.items() if text}
 
 
 def static_entry(definition: Definition, flavor: str | None,
@@ -111,6 +143,11 @@ def _decorated(definition: Definition, decorated, flavor: str | None, version, u
         entry["arguments"] = [_argument(param, names, i, unknown) for i, param in enumerate(decorated.params)]
     elif kind == "tools":
         entry["inputSchema"] = _schema(decorated.params, names, unknown)
+        if flavor == "fastmcp" and doc:  # fastmcp reads parameter descriptions from the docstring
+            for name, text in google_args(inspect.cleandoc(doc)).items():
+                prop = entry["inputSchema"]["properties"].get(name)
+                if isinstance(prop, dict) and "description" not in prop:
+                    prop["description"] = text
         if "annotations" in given:
             value = _value(given["annotations"].value, names, ("annotations",), unknown, 0)
             if isinstance(value, dict):
