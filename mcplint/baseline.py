@@ -31,7 +31,7 @@ from pathlib import Path
 from mcplint.errors import MCPLintError
 
 VERSION = 1
-MAX_BYTES = 256 << 20  # about a million findings
+MAX_BYTES = 32 << 20  # over 100,000 findings; a report keeps at most 25,000 (and JSON costs ~25x in memory)
 _SHAPE = '{"version": 1, "tool": "mcplint", "findings": [...]}'
 
 

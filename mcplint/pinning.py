@@ -35,7 +35,7 @@ from mcplint.document.pointer import Pointer
 from mcplint.errors import MCPLintError
 
 LOCK_VERSION = 1
-MAX_LOCK_BYTES = 256 << 20
+MAX_LOCK_BYTES = 64 << 20  # pinned definitions of many listings; parsed JSON costs ~25x in memory
 MAX_DEPTH = 256  # nesting of a pinned definition: deeper ones could not be read back near the parser's limit
 DEFAULT_LOCK = "mcplint.lock"
 GENERATOR = "mcplint lock"
