@@ -13,6 +13,8 @@ from mcplint.versions import VERSIONS
 
 CONFIG_FILES = (".mcplint.yaml", ".mcplint.yml", "pyproject.toml")
 MAX_CONFIG_BYTES = 10 << 20
+MAX_CONFIG_VALUES = 20_000  # a real config holds hundreds
+MAX_YAML_CONFIG_BYTES = 1 << 20  # (pyproject.toml: MAX_CONFIG_BYTES, TOML is parsed fast)
 MAX_FILE_SIZE_MB = 1024  # the largest max-file-size-mb: files are read whole into memory
 MAX_GLOB_LENGTH = 1000
 LEVELS = ("error", "warning", "info")
@@ -122,6 +124,9 @@ def _read_raw(path: Path) -> tuple[dict, str]:
         raise MCPLintError(f"{path}: cannot read config: {err.strerror or err}") from None
     if len(raw_bytes) > MAX_CONFIG_BYTES:
         raise MCPLintError(f"{path}: config file is over {MAX_CONFIG_BYTES >> 20} MiB; not read")
+    if path.name != "pyproject.toml" and len(raw_bytes) > MAX_YAML_CONFIG_BYTES:
+        # YAML is parsed in pure Python at about 150 KB/s: a 2 MB list took 13 s on every run
+        raise MCPLintError(f"{path}: config file is over {MAX_YAML_CONFIG_BYTES >> 20} MiB; not read")
     if path.name == "pyproject.toml":
         import tomllib
 
@@ -140,9 +145,16 @@ def _read_raw(path: Path) -> tuple[dict, str]:
     else:  # the manifest loader keeps dates such as 2025-06-18 as text
         from mcplint.document.yamlmap import load_yaml
 
-        raw = load_yaml(text, str(path))[0]
+        raw = load_yaml(text, str(path), max_nodes=4 * MAX_CONFIG_VALUES)[0]
     if not isinstance(raw, dict):
         raise MCPLintError(f"{path}: config must be a mapping of settings")
+    from mcplint.document.value_count import count_values
+
+    if count_values(raw, MAX_CONFIG_VALUES) > MAX_CONFIG_VALUES:
+        # 200,000 extra-verbs or 50,000 per-file-ignores (or an alias fanned out) made every run
+        # take a minute validating and compiling them; a real config holds hundreds
+        raise MCPLintError(f"{path}: config holds more than {MAX_CONFIG_VALUES:,} values (lists, globs, "
+                           "words); mcplint reads no more")
     return raw, text
 
 

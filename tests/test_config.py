@@ -145,3 +145,23 @@ def test_severity_override_reaches_sarif_rule_metadata(repo):
     (rule,) = run["tool"]["driver"]["rules"]
     assert rule["id"] == "MCP204" and rule["defaultConfiguration"]["level"] == "note"
     assert {r["level"] for r in run["results"]} == {"note"}
+
+
+def test_a_config_of_too_many_values_is_refused_before_it_is_used(tmp_path):
+    """200,000 extra-verbs or 50,000 per-file-ignores made every run take a minute (attack round 3, F7)."""
+    from mcplint.errors import MCPLintError
+
+    many = tmp_path / "many.yaml"
+    many.write_text("ignore: [" + ", ".join(["MCP202"] * 25_000) + "]\n")
+    with pytest.raises(MCPLintError, match="config holds more than 20,000 values"):
+        config.load(many)
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+                    "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+                    "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n")
+    with pytest.raises(MCPLintError, match="more than 80,000 nodes"):
+        config.load(bomb)
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "x" * (2 << 20) + "\n")
+    with pytest.raises(MCPLintError, match="config file is over 1 MiB"):
+        config.load(big)
