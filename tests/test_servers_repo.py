@@ -530,6 +530,13 @@ def test_init_says_a_typescript_server_must_be_built_first(tmp_path):
      r"[Redis Fatal] Stack: Error: Max retries reached\n    at RedisSocket.connect (/r/socket.js:162:117)\n"
      r"    at async runServer (file:///r/dist/index.js:240:9)", "[Redis Fatal] Error: Error: Max retries reached"),
     (r"starting\nfatal: no config\n    at main (/r/index.js:3:1)", "fatal: no config"),
+    # @upstash/mcp-server offline: Node's error object, its cause inside; not its last field
+    (r"Fatal error in main(): TypeError: fetch failed\n    at node:internal/deps/undici/undici:13510:13 {\n"
+     r"  [cause]: Error: getaddrinfo ENOTFOUND api.upstash.com\n      at GetAddrInfoReqWrap.onlookupall (node:dns:120:26) {\n"
+     r"    errno: -3008,\n    hostname: 'api.upstash.com'\n  }\n}\n\nNode.js v20.20.2",
+     "[cause]: Error: getaddrinfo ENOTFOUND api.upstash.com"),
+    (r"Fatal error in main(): TypeError: fetch failed\n    hostname: 'api.upstash.com'\n}",
+     "Fatal error in main(): TypeError: fetch failed"),
     # chroma-mcp on an unknown method: an exception group's boxed tracebacks (mcp 1.6 over anyio)
     (r"  + Exception Group Traceback (most recent call last):\n  |   File \"/r/server.py\", line 9, in run\n"
      r"  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n  +-+---------------- 1 ----------------\n"

@@ -11,7 +11,10 @@ from mcplint.regex_cache import regex
 # A line that names an exception: Python's `ModuleNotFoundError: No module named 'mcp'`, Node's
 # `Error: Cannot find module ...` (which `Node.js v20` follows), Java's `...Exception: ...`, after
 # a logger's tag if any (`[Redis Fatal] Error: Max retries reached`).
-_EXCEPTION_LINE = regex(r"^(?:\[[^\]\n]{1,40}\]\s*)?(?:[\w.]*(?:Error|Exception)|Traceback)\b[^\n]*?:\s*\S")
+_EXCEPTION_LINE = regex(r"^(?:\[[^\]\n]{1,40}\]:?\s*)?(?:[\w.]*(?:Error|Exception)|Traceback)\b[^\n]*?:\s*\S")
+# Failing that, one named after a short lead-in that ends in ": " (Node's "Fatal error in main():
+# TypeError: fetch failed").
+_EXCEPTION_AFTER = regex(r"^(?:\[[^\]\n]{1,40}\]:?\s*)?[^\n]{1,80}?:\s+[\w.]*(?:Error|Exception)\b[^\n]*?:\s*\S")
 # Lines that say where, not what: stack frames, carets, Node's closing braces and version.
 _FRAME_LINE = regex(r"^(?:at\s|File \"|[\^~]+$|[{}]$|Node\.js v)")
 
@@ -21,7 +24,8 @@ def stderr_gist(text: str) -> str:
     not a stack frame: a crashing server's traceback or Node's error dump told in one line ('' when
     it wrote nothing)."""
     lines = [line for line in map(_unboxed, text.splitlines()) if line]
-    named = [line for line in lines if _EXCEPTION_LINE.match(line)]
+    named = [line for line in lines if _EXCEPTION_LINE.match(line)] or \
+        [line for line in lines if _EXCEPTION_AFTER.match(line)]
     plain = [line for line in lines if not _FRAME_LINE.match(line)]
     return (named or plain or lines or [""])[-1]
 
