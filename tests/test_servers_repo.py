@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, run_mcplint
+from conftest import FIXTURES, ROOT, run_mcplint
 from repos_support import REPOS, node_skip_reason
 from test_reporters import _assert_valid_sarif
 
@@ -158,6 +158,20 @@ def test_a_python_server_that_exits_at_start_is_read_from_its_source_after_one_s
     assert "probe" not in err  # a server that never said a word failed to start: no probe is blamed
     assert starts.read_text() == "x"
     assert ("MCP202", "weather/server.py", 33, 16, "/tools/1/name") in _located(proc)
+
+
+def test_a_server_that_lists_no_tools_its_source_defines_is_told_so(tmp_path):
+    """mcp-server-tree-sitter's `python -m package` starts a server that never registers its 26
+    tools: "No problems found in 1 server (0 tools)" read as a pass (repository mode, round 2)."""
+    server = ROOT / "tests" / "gate_servers"
+    script = f"import sys; sys.path.insert(0, {str(server)!r}); from stdio_loop import serve; serve('w', [], lambda p: None)"
+    repo = _repo(tmp_path, "fastmcp-weather", "servers:\n  - name: weather\n"
+                 f"    command: {json.dumps([sys.executable, '-c', script])}\n    source: [weather/]\n")
+    proc = run_mcplint("check", "--format", "json", cwd=repo)
+    err = proc.stderr.decode()
+    assert proc.returncode == 0, err
+    assert "server weather listed no tools, though its source defines 5 (convert_temperature, current_conditions, " in err, err
+    assert "check its command in the config" in err
 
 
 def test_a_python_server_that_cannot_start_is_read_from_its_source(tmp_path):

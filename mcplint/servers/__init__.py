@@ -88,6 +88,8 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, p
         listing = listing_document(session)
         version = session.session.version
         _lint_listing(spec, listing, plan, version, index, result, static=False)
+        if not listing.get("tools"):
+            _none_listed(spec, index, result)
         if audit:
             _lint_traffic(spec, record, plan, result)
     finally:
@@ -97,6 +99,17 @@ def _lint_one(spec, plan, audit: bool, root: Path, result: ServersResult, log, p
                 shutil.rmtree(temp_dir, ignore_errors=True)
         finally:
             terminated.restore()
+
+
+def _none_listed(spec, index, result: ServersResult) -> None:
+    """A server that lists no tools although its source defines some was likely started the wrong
+    way (tree-sitter's `python -m package` runs a __main__ that never registers them): "No
+    problems found in 1 server (0 tools)" would read as a pass."""
+    defined = sorted({name for kind, name in index.definitions() if kind == "tools"})
+    if defined:
+        shown = ", ".join(defined[:3]) + (f" and {len(defined) - 3} more" if len(defined) > 3 else "")
+        result.notes.append(f"server {spec.name} listed no tools, though its source defines {len(defined)} ({shown}); "
+                            "check its command in the config: it may start the server without registering them")
 
 
 def _lint_listing(spec, listing: dict, plan, version: str | None, index, result: ServersResult,
