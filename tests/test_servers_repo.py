@@ -478,6 +478,22 @@ def test_init_finds_servers_made_in_one_module_and_run_by_another(tmp_path):
     assert text.count("  - name: ") == 7
 
 
+def test_init_prefers_the_console_script_of_the_server_module_to_the_package_main(tmp_path):
+    """mcp-server-tree-sitter: `python -m mcp_server_tree_sitter` runs a __main__.py that starts the
+    server without registering its tools; its console script names server.py's main (round 2)."""
+    package = tmp_path / "src" / "ts_server"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "__main__.py").write_text("from .server import mcp\n\nmcp.run()\n")
+    (package / "server.py").write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('t')\n\n"
+                                       "def main():\n    register_tools(mcp)\n    mcp.run()\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "ts"\n[project.scripts]\nts-server = "ts_server.server:main"\n')
+    assert run_mcplint("init", cwd=tmp_path).returncode == 0
+    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert 'command: ["python", "-c", "import sys; from ts_server.server import main; sys.exit(main())"]' in text, text
+    assert "started by the console script ts-server (ts_server.server:main)" in text
+
+
 def test_init_takes_no_docstring_for_a_server_and_lists_a_command_once(tmp_path):
     """A package docstring saying "(MCPServer)" made a second entry with the same command, and
     every finding was reported twice (repository-mode round 2)."""

@@ -113,7 +113,16 @@ def _python(folder: Path) -> list[Detected]:
         how = f"mcp SDK server in {relative}" if entry == path else \
             f"mcp SDK server in {path.relative_to(folder).as_posix()}, run by {relative}"
         runs_package = (entry.parent / "__main__.py").is_file()  # `python -m package` runs that instead
-        if target[0] == "-m" and not runs_package and not _PY_RUNS_AS_MAIN.search(texts[entry]):
+        own = f"{target[1]}.{entry.stem}" if target[0] == "-m" and runs_package and entry.stem not in (
+            "__main__", "__init__") else None
+        script = _console_script(entry, folder, own) if own else None
+        if script is not None and script[1] == own:
+            # a console script of the server's own module beats the package's __main__, which may
+            # start it some other way (tree-sitter's never registers its tools)
+            name, module, function = script
+            target = ("-c", f"import sys; from {module} import {function}; sys.exit({function}())")
+            how += f", started by the console script {name} ({module}:{function})"
+        elif target[0] == "-m" and not runs_package and not _PY_RUNS_AS_MAIN.search(texts[entry]):
             script = _console_script(entry, folder, target[1])
             if script is not None:
                 name, module, function = script
