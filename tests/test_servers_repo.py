@@ -494,6 +494,20 @@ def test_init_prefers_the_console_script_of_the_server_module_to_the_package_mai
     assert "started by the console script ts-server (ts_server.server:main)" in text
 
 
+def test_init_finds_a_server_run_by_its_package_init(tmp_path):
+    """mcp-server-motherduck builds its FastMCP in server.py and runs it from `main()` in the
+    package's __init__.py, the console script's target; init found no server (round 2)."""
+    package = tmp_path / "src" / "duck_server"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("from .server import create\n\ndef main():\n    create().run(transport='stdio')\n")
+    (package / "server.py").write_text("from fastmcp import FastMCP\n\ndef create():\n    return FastMCP('d')\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "d"\n[project.scripts]\nduck-server = "duck_server:main"\n')
+    assert run_mcplint("init", cwd=tmp_path).returncode == 0
+    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    assert 'command: ["python", "-c", "import sys; from duck_server import main; sys.exit(main())"]' in text, text
+    assert 'cwd: "src"' in text
+
+
 def test_init_takes_no_docstring_for_a_server_and_lists_a_command_once(tmp_path):
     """A package docstring saying "(MCPServer)" made a second entry with the same command, and
     every finding was reported twice (repository-mode round 2)."""

@@ -122,7 +122,8 @@ def _python(folder: Path) -> list[Detected]:
             name, module, function = script
             target = ("-c", f"import sys; from {module} import {function}; sys.exit({function}())")
             how += f", started by the console script {name} ({module}:{function})"
-        elif target[0] == "-m" and not runs_package and not _PY_RUNS_AS_MAIN.search(texts[entry]):
+        elif target[0] == "-m" and not runs_package and (
+                entry.name == "__init__.py" or not _PY_RUNS_AS_MAIN.search(texts[entry])):  # (-m never runs __init__ as main)
             script = _console_script(entry, folder, target[1])
             if script is not None:
                 name, module, function = script
@@ -206,7 +207,8 @@ def _source(entry: Path, folder: Path, cwd: str) -> str:
     return relative.parent.as_posix() + "/"
 
 
-RUNNER_NAMES = ("__main__.py", "main.py", "server.py", "cli.py", "app.py")
+# (the package's __init__.py last: motherduck's `main()` there runs the server its server.py builds)
+RUNNER_NAMES = ("__main__.py", "main.py", "server.py", "cli.py", "app.py", "__init__.py")
 
 
 def _runner(path: Path, texts: dict[Path, str]) -> Path | None:
@@ -239,7 +241,7 @@ def _python_target(path: Path, folder: Path, texts: dict[Path, str]) -> tuple[tu
     if top.parent != folder and _namespace_parent(top, texts):
         top = top.parent
     dotted = ".".join(path.relative_to(top.parent).with_suffix("").parts)
-    if (package / "__main__.py").is_file():
+    if (package / "__main__.py").is_file() or path.name == "__init__.py":
         dotted = dotted.rsplit(".", 1)[0]
     cwd = top.parent.relative_to(folder).as_posix() if top.parent != folder else "."
     return ("-m", dotted), cwd
