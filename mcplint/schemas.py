@@ -71,7 +71,7 @@ class Facts:
 
     __slots__ = ("dialect", "declared", "fast_valid", "strict", "base", "resource", "refs", "idioms",
                  "arrays_without_items", "resources", "anchors", "undescribed", "untyped", "free_form",
-                 "hinted", "required_gaps", "base_valid", "draft07", "tuple_items", "names", "texts")
+                 "hinted", "required_gaps", "base_valid", "draft07", "tuple_items", "names", "texts", "closed_empty")
 
     def __init__(self, dialect: str, declared: str | None) -> None:
         self.dialect = dialect
@@ -96,6 +96,7 @@ class Facts:
         self.tuple_items = False  # an array-form `items` (not valid in 2020-12)
         self.names: list = []  # every parameter's name, and their string titles and descriptions
         self.texts: list[str] = []  # (the name style and text rules' pre-checks over all tools)
+        self.closed_empty: list[tuple[tuple, str]] = []  # objects admitting only {}: no properties, closed
 
     def settle(self) -> "Facts":
         """Set the dialect-dependent facts from what the walk found."""
@@ -148,6 +149,9 @@ def _parameters(properties: dict, path: tuple, f: Facts, depth: int) -> None:
                 kind = sub["type"]
                 if (kind == "object" or type(kind) is list) and free_form_object(sub):
                     f.free_form.append((sub_path, name))
+                elif kind == "object" and sub.get("additionalProperties") is False and not sub.get("properties") \
+                        and not sub.get("patternProperties"):
+                    f.closed_empty.append((sub_path, name))
             elif accepts_anything(sub):
                 f.free_form.append((sub_path, name))
             elif COMPOSITION.isdisjoint(sub):
