@@ -478,18 +478,24 @@ def test_init_finds_servers_made_in_one_module_and_run_by_another(tmp_path):
     assert text.count("  - name: ") == 7
 
 
+def _init_config(folder, files: dict[str, str]) -> str:
+    """Write ``files`` (path -> text) into ``folder``, run `mcplint init` there: the config it wrote."""
+    for path, text in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text, encoding="utf-8")
+    assert run_mcplint("init", cwd=folder).returncode == 0
+    return (folder / ".mcplint.yaml").read_text(encoding="utf-8")
+
+
 def test_init_prefers_the_console_script_of_the_server_module_to_the_package_main(tmp_path):
     """mcp-server-tree-sitter: `python -m mcp_server_tree_sitter` runs a __main__.py that starts the
     server without registering its tools; its console script names server.py's main (round 2)."""
-    package = tmp_path / "src" / "ts_server"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "__main__.py").write_text("from .server import mcp\n\nmcp.run()\n")
-    (package / "server.py").write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('t')\n\n"
-                                       "def main():\n    register_tools(mcp)\n    mcp.run()\n")
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "ts"\n[project.scripts]\nts-server = "ts_server.server:main"\n')
-    assert run_mcplint("init", cwd=tmp_path).returncode == 0
-    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    text = _init_config(tmp_path, {
+        "src/ts_server/__init__.py": "",
+        "src/ts_server/__main__.py": "from .server import mcp\n\nmcp.run()\n",
+        "src/ts_server/server.py": "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('t')\n\n"
+                                   "def main():\n    register_tools(mcp)\n    mcp.run()\n",
+        "pyproject.toml": '[project]\nname = "ts"\n[project.scripts]\nts-server = "ts_server.server:main"\n'})
     assert 'command: ["python", "-c", "import sys; from ts_server.server import main; sys.exit(main())"]' in text, text
     assert "started by the console script ts-server (ts_server.server:main)" in text
 
@@ -497,13 +503,10 @@ def test_init_prefers_the_console_script_of_the_server_module_to_the_package_mai
 def test_init_finds_a_server_run_by_its_package_init(tmp_path):
     """mcp-server-motherduck builds its FastMCP in server.py and runs it from `main()` in the
     package's __init__.py, the console script's target; init found no server (round 2)."""
-    package = tmp_path / "src" / "duck_server"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("from .server import create\n\ndef main():\n    create().run(transport='stdio')\n")
-    (package / "server.py").write_text("from fastmcp import FastMCP\n\ndef create():\n    return FastMCP('d')\n")
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "d"\n[project.scripts]\nduck-server = "duck_server:main"\n')
-    assert run_mcplint("init", cwd=tmp_path).returncode == 0
-    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    text = _init_config(tmp_path, {
+        "src/duck_server/__init__.py": "from .server import create\n\ndef main():\n    create().run(transport='stdio')\n",
+        "src/duck_server/server.py": "from fastmcp import FastMCP\n\ndef create():\n    return FastMCP('d')\n",
+        "pyproject.toml": '[project]\nname = "d"\n[project.scripts]\nduck-server = "duck_server:main"\n'})
     assert 'command: ["python", "-c", "import sys; from duck_server import main; sys.exit(main())"]' in text, text
     assert 'cwd: "src"' in text
 
@@ -511,14 +514,10 @@ def test_init_finds_a_server_run_by_its_package_init(tmp_path):
 def test_init_takes_no_docstring_for_a_server_and_lists_a_command_once(tmp_path):
     """A package docstring saying "(MCPServer)" made a second entry with the same command, and
     every finding was reported twice (repository-mode round 2)."""
-    package = tmp_path / "weather"
-    package.mkdir()
-    (package / "__init__.py").write_text('"""A weather server built with the official SDK (MCPServer)."""\n')
-    (package / "__main__.py").write_text("from weather.server import main\n\nmain()\n")
-    (package / "server.py").write_text("from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('w')\n\n"
-                                       "def main():\n    mcp.run()\n")
-    assert run_mcplint("init", cwd=tmp_path).returncode == 0
-    text = (tmp_path / ".mcplint.yaml").read_text(encoding="utf-8")
+    text = _init_config(tmp_path, {
+        "weather/__init__.py": '"""A weather server built with the official SDK (MCPServer)."""\n',
+        "weather/__main__.py": "from weather.server import main\n\nmain()\n",
+        "weather/server.py": "from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('w')\n\ndef main():\n    mcp.run()\n"})
     assert text.count("  - name: ") == 1 and "mcp SDK server in weather/server.py" in text, text
 
 
