@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mcplint.config import Config, glob_to_regex
+from mcplint.config import Config
+from mcplint.globs import glob_to_regex
 from mcplint.discovery import STDIN, Target
 from mcplint.errors import MCPLintError
 

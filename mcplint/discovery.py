@@ -16,7 +16,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcplint.config import Config, glob_to_regex
+from mcplint.config import Config
+from mcplint.globs import glob_to_regex
 from mcplint.document.loader import os_error
 
 LINTABLE_SUFFIXES = {".json", ".yaml", ".yml", ".jsonl", ".ndjson", ".har"}

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mcplint import registry, suppressions, versions
-from mcplint.config import Config, glob_to_regex, rule_options
+from mcplint.config import Config, rule_options
+from mcplint.globs import glob_to_regex
 from mcplint.discovery import STDIN, Target, display_path
 from mcplint.document.loader import Document, load_document, read_stdin, spool
 from mcplint.document.manifest import EXPECTED, Manifest, classify, describe
