@@ -371,3 +371,23 @@ def test_a_har_file_of_more_values_than_a_listing_may_hold_is_linted(tmp_path):
     run = check(tmp_path, str(har))
     assert run.report()["summary"]["captures"] == 1, run.stderr
     assert "holds more than" not in run.stderr
+
+
+def test_har_records_are_made_as_the_linter_reads_them(tmp_path):
+    """A HAR file of 120,000 entries held 200 MB of records at once: they are made one entry at
+    a time, each message's place in its HAR string known once its record is made."""
+    from mcplint.capture import har
+    from mcplint.document.loader import load_document
+
+    entries = [{"request": {"method": "POST", "url": "http://127.0.0.1:1/mcp", "postData": {
+        "text": json.dumps({"jsonrpc": "2.0", "id": i, "method": "ping"})}}, "response": {"status": 200}}
+        for i in range(3)]
+    path = tmp_path / "pings.har"
+    path.write_text(json.dumps({"log": {"version": "1.2", "entries": entries}}))
+    document = load_document(str(path), None, 1 << 20, max_values=None)
+    embedded: dict = {}
+    made = har.records(document, embedded)
+    assert embedded == {}
+    first = next(made)
+    assert first.index == 0 and list(embedded) == [("log", "entries", "0", "request", "postData", "text")]
+    assert [record.index for record in made] == [1, 2, 3, 4, 5]

@@ -41,3 +41,17 @@ def test_capping_as_they_come_equals_capping_at_the_end(found, limit):
     kept = KeptFindings("x.jsonl", PLAN, limit)
     kept.extend(items)
     assert kept.selected() == reference(items, limit)
+
+
+@settings(max_examples=200, deadline=None)
+@given(entries, st.integers(1, 4), st.booleans())
+def test_making_entries_lazily_keeps_what_appending_keeps_and_makes_only_those(found, limit, with_ignores):
+    plan = PLAN if with_ignores else SimpleNamespace(per_file_ignores=[], used_ignores=set(), root=PLAN.root)
+    items = [(RULES[code], Violation(Pointer((a, b)), f"message {b}"), tool) for code, a, b, tool in found]
+    eager, lazy, made = KeptFindings("x.jsonl", plan, limit), KeptFindings("x.jsonl", plan, limit), []
+    eager.extend(items)
+    for item in items:
+        lazy.append_lazily(item[0], item[1].pointer, item[1].message, lambda item=item: made.append(item) or item)
+    assert lazy.selected() == eager.selected()
+    kept, left_out = eager.selected()
+    assert len(made) == len(kept) + len(left_out)  # nothing past a rule's first left out is made

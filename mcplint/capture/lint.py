@@ -64,9 +64,9 @@ def lint_capture(path: str, shown: str, plan, raw=None, kind: str | None = None)
     if kind == "har":
         document = load_document(path if raw is None else shown, raw, plan.max_bytes, max_values=None)
         document.path = shown
-        records = har.records(document)
-        linter = _Linter(plan, shown, har.HarSource(document, records))
-        linted = linter.run(iter(records), kind)
+        source = har.HarSource(document)
+        linter = _Linter(plan, shown, source)
+        linted = linter.run(har.records(document, source.embedded), kind)
         linted.lines = document.text
         return linted
     with _open(path, raw, shown) as handle:
@@ -302,8 +302,10 @@ class _Linter(Dispatch):
         for rule in self.manifest_rules(version):
             ctx = RuleContext(version, self.plan.options[rule.code], self.path, manifest, self.plan.lock)
             for violation in rule.check(manifest, ctx):
-                self.found.append((rule, _moved(violation.bounded(), response.ptr),
-                                 manifest.tool_name_at(violation.pointer)))
+                violation = violation.bounded()
+                self.found.append_lazily(
+                    rule, Pointer((*response.ptr, *violation.pointer)), violation.message,
+                    lambda v=violation: (rule, _moved(v, response.ptr), manifest.tool_name_at(v.pointer)))
 
     # -- results ---------------------------------------------------------------------------
 
