@@ -35,7 +35,8 @@ INJECTION_PATTERNS: tuple[tuple[str, tuple[str, ...], LazyPattern], ...] = (
         r"<\s*/?\s*(?:important|system|system[-_ ]?(?:prompt|message)|instructions?|hidden|critical"
         r"|secret|admin[-_ ]?instructions?)\s*>", _I)),
     ("a chat-template control token", ("<|", "[inst", "[/inst", "<<"), LazyPattern(
-        r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]|<<\s*/?SYS\s*>>", _I)),
+        # Llama's tokens are upper case: "instance [inst] binders" is Lean, not a control token
+        r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|(?-i:\[/?INST\]|<<\s*/?SYS\s*>>)", _I)),
     ("an instruction to ignore earlier instructions",
      ("ignore", "disregard", "forget", "override", "bypass"), LazyPattern(
         r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?"

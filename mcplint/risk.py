@@ -70,7 +70,7 @@ _UNAMBIGUOUS = {
         "destroy",
     ),
     **dict.fromkeys("pay refund purchase withdraw".split(), "pay"),
-    **dict.fromkeys("eval sudo deploy".split(), "execute"),
+    **dict.fromkeys("sudo deploy".split(), "execute"),
     **dict.fromkeys("send publish broadcast tweet".split(), "send"),
 }
 # Every effect verb (they count only in verb position):
@@ -87,14 +87,14 @@ _VERB_POSITION = {
         "write",
     ),
 }
-# Run code only with one of these objects ("run_command", "Execute a shell command"),
-# not "run_tests" or "execute_query".
-_EXEC_VERBS = frozenset("execute exec run spawn".split())
+# Run code only with one of these objects ("run_command", "Execute a shell command", "eval_js"),
+# not "run_tests", "execute_query" or "ha_eval_template" (rendering a template reads state).
+_EXEC_VERBS = frozenset("execute exec run spawn eval".split())
 _EXEC_OBJECTS = frozenset(
     "command commands cmd shell script scripts code bash sh zsh powershell pwsh process program "
     "binary subprocess terminal python javascript js node ruby perl applescript osascript".split()
 )
-_SHELL_NAMES = frozenset("bash shell sh zsh terminal powershell pwsh cmd exec execute".split())
+_SHELL_NAMES = frozenset("bash shell sh zsh terminal powershell pwsh cmd exec execute eval".split())
 # Verbs with no side effect: they occupy the verb position, so a following noun is a noun.
 _NEUTRAL = frozenset(
     "get list read search find fetch show describe query lookup look view open check count inspect "

@@ -58,6 +58,8 @@ def test_injection_phrasing(text, what):
     "Shows the contents of a commit, or of a file or directory given as <revision>:<path>",
     # AWS service-model documentation, as in tools generated from the AWS SDKs
     "<p>One or more tags.</p> <important> <p>Don't enter personally identifiable information.</p> </important>",
+    # Lean 4 (lean-lsp-mcp): instance-implicit binders, not Llama's [INST]
+    "Name of the theorem; implicit {x : α} and instance [inst] binders are skipped",
 ])
 def test_ordinary_text_is_not_injection(text):
     assert find_injection(text) == []

@@ -37,6 +37,8 @@ from mcplint.risk import Hints, Intent, destructive_intent, effective_hints, nam
     ("code_execute", "execute", "execute"),
     ("bash", "bash", "execute"),
     ("eval_js", "eval", "execute"),
+    ("eval", "eval", "execute"),
+    ("browser_eval_javascript", "eval", "execute"),
     ("deploy_app", "deploy", "execute"),
     ("write_file", "write", "write"),
     ("edit_file", "edit", "write"),
@@ -57,6 +59,7 @@ def test_names_with_effects(name, verb, effect):
     "add", "divide", "text_stats", "convert_temperature", "get_current_time", "convert_time", "fetch",
     "echo", "get-env", "gzip-file-as-resource", "trigger-long-running-operation", "simulate-research-query",
     "sequentialthinking", "search_nodes", "open_nodes", "list_allowed_directories", "directory_tree",
+    "ha_eval_template",  # Home Assistant renders a Jinja2 template against the current states: a read
     # effect words used as nouns or in pure transforms
     "get_post", "list_posts", "list_emails", "get_email", "get_transfer_status", "remove_duplicates",
     "drop_duplicates", "truncate_text", "remove_background", "run_tests", "execute_query", "undelete_file",
