@@ -17,8 +17,10 @@ MAX_MESSAGE = 500  # characters of one finding's message
 MAX_QUOTE = 80  # characters of one quoted name or value within it
 MAX_PER_RULE = 100  # findings of one rule in one file; the rest are counted in one note
 
-# A quoted part of a message: rules quote names and values in '...' (or "..." as JSON).
-_QUOTED = regex(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
+# A quoted part of a message: rules quote names and values in '...' (or "..." as JSON). An
+# apostrophe inside a word ("the user's query") does not close a quote.
+# (Only an apostrophe between letters: a scan never runs past the next opening quote, so it stays linear.)
+_QUOTED = regex(r"(?<![\w'])'(?:[^'\n]|(?<=\w)'(?=\w))*'(?!\w)|\"(?:[^\"\\\n]|\\.)*\"")
 
 
 class Severity(str, enum.Enum):

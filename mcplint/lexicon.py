@@ -37,7 +37,7 @@ _VERBS = """
     clear click clip clone close cluster collaborate collapse collect combine comment
     commence commit compact compare compile complete compose compress compute concatenate conduct
     configure confirm connect consider consolidate construct consume contact continue contrast
-    contribute converse convert copy correct correlate count crawl create crop curate customize
+    contribute control converse convert copy correct correlate count crawl create crop curate customize
     cut deactivate debug decide declare decline decode decompress decrement decrypt
     dedupe deduplicate define delegate delete deliver demonstrate deny deploy deposit
     deprecate derive describe deserialize design destroy detach detect determine

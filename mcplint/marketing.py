@@ -88,15 +88,18 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
 # does 'stuff' anywhere. A quoted value may be followed by what it means ("Use 'hour' for very recent
 # news, 'day' for today's updates, etc.": perplexity's search_recency_filter); single quotes count
 # only where no letter touches them (not the apostrophes of "don't, can't, etc.").
+# A call shown as an example ('ha_get_domain_docs("input_button")') counts as a quoted value.
+_CALL = r"""\b[A-Za-z_][\w.]{0,60}\([^()\n]{0,80}\)"""
 _QUOTED_VALUE = (r"""(?:"[^"\n]{1,80}"|`[^`\n]{1,80}`|\u201c[^\u201d\n]{1,80}\u201d"""
-                 r"""|\u2018[^\u2019\n]{1,80}\u2019|(?<![\w'])'[^'\n]{1,80}'(?![\w']))""")
+                 r"""|\u2018[^\u2019\n]{1,80}\u2019|(?<![\w'])'[^'\n]{1,80}'(?![\w'])|""" + _CALL + ")")
 _EXPLAINED_VALUE = rf"""{_QUOTED_VALUE}(?:[ \t]+[^,;:()"`\n]{{1,80}}?)?"""  # 'day' for today's updates
 _INDEX_VALUE = r"(?:\[[^\]\n]{1,20}\]|\b\d{1,9})"  # a sequence goes on: nothing vague about its end
 _EXAMPLES_BEFORE = regex(
     rf"(?:{_EXPLAINED_VALUE}\s*,\s*)+{_EXPLAINED_VALUE}\s*,?\s*$"  # "a", "b", etc.; 'a' for x, 'b' for y, etc.
     rf"|(?:{_INDEX_VALUE}\s*,\s*)+{_INDEX_VALUE}\s*,?\s*$"  # [0], [1], etc. (desktop-commander); 1, 2, 3, etc.
     r"|\([^()\n]{1,300}?,\s*(?:and\s+|or\s+)?$"  # (a, b, etc.)
-    r"|\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))[:,]?\s+[^.;:()\n]{1,300}?(?:,\s*|\s+)$",
+    rf"|{_CALL}\s*,\s*$"  # use: ha_get_domain_docs("input_number"), etc.
+    rf"|\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))[:,]?\s+(?:{_CALL}|[^.;:()\n]){{1,300}}?(?:,\s*|\s+)$",
     re.I)
 _OPEN_ENDINGS = ("etc", "and so", "and more", "and many more", "and much more")
 MAX_EXAMPLE_LOOKS = 32  # per text: a hostile text of a million "etc." costs 32 looks back (< 1 ms each)

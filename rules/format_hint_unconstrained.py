@@ -17,7 +17,8 @@ _HINTS = {
     "date": ("date", "a date", 'add "format": "date"'),
     "time": ("date", "a time", 'add "format": "date-time" (or "time" for a time of day) or a \'pattern\''),
     "datetime": ("date", "a date and time", 'add "format": "date-time"'),
-    "timestamp": ("date", "a timestamp", 'add "format": "date-time" or a \'pattern\''),
+    # epoch seconds and Slack's "1700000000.123456" are timestamps too: a pattern first
+    "timestamp": ("date", "a timestamp", 'add a \'pattern\' (or "format": "date-time" for ISO 8601 times)'),
 }
 _CONSTRAINTS = ("format", "pattern", "enum", "const", "maxLength", "contentMediaType", "contentEncoding", "$ref")
 # A description that spells out the accepted form documents it well enough for this hint.
@@ -34,11 +35,12 @@ _DATE_SHOWN = regex(
 # So are the identifier paths of an API's groups, namespaces and projects (gitlab's `my-group/sub/project`:
 # "The path of the group", "Namespace path to verify", "Project path/slug", "full project path", "Project ID
 # or URL-encoded path"); a project's path on disk ("path to the project directory") stays a file path.
+# So are Azure DevOps' area and iteration paths ("Project\\Team\\Sprint 1") and a wiki page's path.
 _NOT_FILES_BY_NAME = {"json", "jmes", "property", "field", "dot", "url", "api", "route", "endpoint",
-                      "search", "query", "filter", "match", "find", "group", "namespace"}
+                      "search", "query", "filter", "match", "find", "group", "namespace", "area", "iteration"}
 _NOT_FILES_DESCRIBED = regex(
     r"\b(?:JSON\s?Path|JSON\s?Pointer|XPath|JMESPath|jq|dot(?:ted)?[- ](?:notation|path)|(?:property|field|object|"
-    r"key|URL|API|request|route)\s+path|partial match(?:ing|es)?"
+    r"key|URL|API|request|route|endpoint)\s+path|partial match(?:ing|es)?|wiki\s+page|page\s+path"
     r"|(?:sub)?group\s+path|namespace\s+path|full\s+(?:project|group|namespace)\s+path"
     r"|path\s+of\s+the\s+(?:sub)?(?:group|namespace)|URL[- ]encoded\s+path|slug"
     # patterns that select URLs by their path (tavily's select_paths: "Regex patterns to select
@@ -63,9 +65,10 @@ class FormatHintUnconstrained(Rule):
     last word, or `email` in `email_address`, counts, so `update`, `pathway`,
     `link_text` or `time_zone` are not matched. A path into a document or an API rather than the file
     system (`json_path`, `url_path`, `search_folder`, a description naming JSONPath, JSON Pointer or
-    XPath), and the identifier path of an API's group, namespace or project (`group_path`, "The path of
-    the group", "Project path/slug", "full project path", "URL-encoded path") are not taken for
-    file-system paths.
+    XPath, an "API endpoint path"), the identifier path of an API's group, namespace or project
+    (`group_path`, "The path of the group", "Project path/slug", "full project path", "URL-encoded path"),
+    Azure DevOps' `areaPath` and `iterationPath` and a wiki page's path are not taken for file-system
+    paths. A timestamp may be epoch seconds, so for one a `pattern` is advised first.
 
     ## Bad
     ```json

@@ -22,11 +22,12 @@ class ParameterDescriptionMissing(Rule):
     parameter's whole schema. Parameters are the `inputSchema` properties, including
     nested ones under object parameters and array `items`. A parameter the tool's
     description documents (a docstring's `Args:` line, `:param path:`, `@param path`,
-    as SDKs that build descriptions from docstrings leave it, or a clause of its prose
-    that names it exactly, as in "optional max_comments to limit results": by a name
-    such as `max_comments` or `pageToken` that no English word is, or by any name in
+    as SDKs that build descriptions from docstrings leave it, a Markdown entry such as
+    `- **entity_id**: ...`, or a clause of its prose that names it exactly, as in "optional
+    max_comments to limit results" or "the `before` and `after` parameters accept ...": by a
+    name such as `max_comments` or `pageToken` that no English word is, or by any name in
     backticks or quotes, and followed by what it is for), or a nested parameter
-    the enclosing parameter's description names ("lang and tz set the language"), is
+    the enclosing parameter's description, or else the tool's, names ("lang and tz set the language"), is
     reported as a hint (info): the model reads it there, but clients that list
     parameters show only the parameter's own description. An object that admits only
     `{}` (no properties, `additionalProperties: false`) holds nothing to describe.
@@ -105,7 +106,9 @@ class ParameterDescriptionMissing(Rule):
 _NAME = r"(?P<name>[A-Za-z_$][\w$.-]{0,80})"
 _DOC_LINES = tuple(regex(pattern.replace("{name}", _NAME)) for pattern in (
     r"(?m)^[ \t]*{name}[ \t]+:[ \t]*[^\n]*\n[ \t]+(?P<text>\S[^\n]*)",
-    r"(?m)^[ \t]*(?:[-*][ \t]+)?`?{name}`?[ \t]*(?:\([^)\n]*\))?[ \t]*:[ \t]*(?P<text>\S[^\n]*)",
+    # "- `path`: ...", "- **entity_id**: ...", "- **entity_id:** ..." (ha-mcp's Markdown guidelines)
+    r"(?m)^[ \t]*(?:[-*][ \t]+)?(?:\*\*|__)?`?{name}`?(?::(?:\*\*|__)|(?:\*\*|__)?[ \t]*(?:\([^)\n]*\))?[ \t]*:)"
+    r"[ \t]*(?P<text>\S[^\n]*)",
     r":param[ \t]+(?:[\w\[\], |.]+[ \t]+)?{name}[ \t]*:[ \t]*(?P<text>\S[^\n]*)",
     r"@param[ \t]+(?:\{[^}\n]*\}[ \t]+)?\[?{name}\]?[ \t]+(?:-[ \t]+)?(?P<text>\S[^\n]*)",
 ))
@@ -139,10 +142,13 @@ def _documented_elsewhere(violation, doc):
     pointer = violation.pointer
     if len(pointer) < 3 or pointer[-2] != "properties":
         return None
-    if pointer[-3] != "inputSchema":  # a nested parameter: its parent's description may name it
-        return _documented_by_parent(violation, doc) if "inputSchema" in pointer[:-3] else None
-    try:
-        tool = value_at(doc.document.data, tuple(pointer[:-3]))
+    if "inputSchema" not in pointer[:-2]:
+        return None
+    nested = pointer[-3] != "inputSchema"  # a nested parameter: its parent's description may name it
+    if nested and (found := _documented_by_parent(violation, doc)) is not None:
+        return found
+    try:  # else the tool's description (launchdarkly's request.spec: "Use the `spec` parameter with ...")
+        tool = value_at(doc.document.data, tuple(pointer[:len(pointer) - 1 - pointer[::-1].index("inputSchema")]))
     except (KeyError, IndexError, TypeError):
         return None
     description = tool.get("description") if isinstance(tool, dict) else None
@@ -180,6 +186,15 @@ _EXPLAINED_MENTION = regex(
 _CLAUSE_END = regex(r"[.!?](?=\s|$)|[;()\[\]\n]")
 
 
+# ... or names in code or quotes called parameters, followed by what they do: "Use the `spec` parameter
+# with format ...", "The `before` and `after` parameters accept ..." (launchdarkly).
+_QUOTED_NAME = r"""[`'"][A-Za-z_$][\w$.-]{0,80}[`'"]"""
+_PARAMETERS_NAMED = regex(
+    rf"(?P<names>(?:{_QUOTED_NAME}(?:[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?|[ \t]+(?:and|or)[ \t]+)){{0,5}}{_QUOTED_NAME})"
+    r"[ \t]+(?:parameters?|params?|arguments?|args?|fields?|options?|inputs?)[ \t]+(?=[a-z])")
+_QUOTED_NAMES = regex(r"""[`'"]([A-Za-z_$][\w$.-]{0,80})[`'"]""")
+
+
 @lru_cache(maxsize=256)  # once per description, whatever the number of its parameters
 def _explained_mentions(description: str) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
     """Where the description first names each word followed by what it is for: bare, and in code or quotes."""
@@ -190,6 +205,9 @@ def _explained_mentions(description: str) -> tuple[dict[str, tuple[int, int]], d
             bare.setdefault(match["bare"] or match["bare2"], match.span())
         else:
             quoted.setdefault(match["quoted"] or match["quoted2"], match.span())
+    for match in _PARAMETERS_NAMED.finditer(description):
+        for name in _QUOTED_NAMES.findall(match["names"]):
+            quoted.setdefault(name, match.span())
     return bare, quoted
 
 

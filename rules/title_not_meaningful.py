@@ -11,14 +11,15 @@ _IDENTIFIER = regex(r"\S*_\S*|[a-z]{2,}(?:[A-Z][a-z0-9]+)+|[a-z0-9]+(?:-[a-z0-9]
 
 
 class TitleNotMeaningful(ToolRule):
-    """A tool title is empty, repeats the tool name, or is not a readable display name.
+    """A tool title is empty, repeats the tool name or its description, or is not a readable display name.
 
     ## Why
     `title` (from 2025-06-18) and `annotations.title` (from 2025-03-26) are what
     clients show people instead of the name. A title that is empty, is the name
     again (`get_user`, `GET_USER`), looks like an identifier (`getUser`,
-    `fetch-data`) or has no letters at all adds nothing over the name. Write it as a
-    person would read it: "Get User" for `get_user` is fine.
+    `fetch-data`) or has no letters at all adds nothing over the name, and one that
+    is the whole description again (over 60 characters of it) is no display name.
+    Write it as a person would read it: "Get User" for `get_user` is fine.
 
     Emoji in titles are reported by MCP220.
 
@@ -52,7 +53,8 @@ class TitleNotMeaningful(ToolRule):
         census = doc.census()  # each distinct title judged once, against every name at once
         names = census.strings("name")
         titles = census.strings("title").union(t for t in census.annotation_values("title") if isinstance(t, str))
-        flagged = {title for title in titles if _may_object(title, names)}
+        descriptions = census.strings("description")
+        flagged = {title for title in titles if _may_object(title, names) or _long(title) and title in descriptions}
         if not flagged:
             return []
         return [(ptr, tool) for ptr, tool in census.tools if _holds(tool, flagged)]
@@ -65,7 +67,7 @@ class TitleNotMeaningful(ToolRule):
         for label, holder in fields:
             title = holder.get("title") if isinstance(holder, dict) else None
             if isinstance(title, str):
-                problem = _problem(title, name)
+                problem = _problem(title, name) or _repeats_description(title, tool.get("description"), name)
                 if problem:
                     title_ptr = ptr / "title" if label == "title" else ptr / "annotations" / "title"
                     yield Violation(title_ptr, f"Tool {label} {problem}")
@@ -78,6 +80,23 @@ def _may_object(title: str, names: set[str]) -> bool:
         return True
     text = title.strip()
     return len(text.split(None, 1)) < 2 or text.lower() == text.upper() or text in names
+
+
+# A title as long as a sentence that is the description word for word is no display name (svelte's
+# get_documentation: 240 characters in both); a short one ("Divide two numbers.") may be both.
+MAX_TITLE_AS_DESCRIPTION = 60
+
+
+def _long(title: str) -> bool:
+    return len(title.strip()) > MAX_TITLE_AS_DESCRIPTION
+
+
+def _repeats_description(title: str, description, name: str | None) -> str | None:
+    if not (_long(title) and isinstance(description, str) and title.strip() == description.strip()):
+        return None
+    example = f" such as '{_words(name)}'" if name else ""
+    return (f"repeats the description ({len(title.strip()):,} characters); give a short display "
+            f"name{example}")
 
 
 def _holds(tool: dict, flagged: set[str]) -> bool:

@@ -245,3 +245,26 @@ def _run_on_a_terminal(args, cwd, columns: int) -> str:
         proc.kill()
         proc.wait(timeout=10)
     return b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def test_a_long_message_keeps_its_quotes_whole_when_a_quoted_text_has_an_apostrophe():
+    """MCP231 quoting svelte's title ("... relevant for the user's query ...") was cut at the
+    apostrophe, leaving half the title in the message (round 9)."""
+    from mcplint.findings import MAX_MESSAGE, bounded
+
+    title = "Lists all sections. " + "Analyze the user's query and fetch them. " * 30
+    message = bounded(f"Tool annotations.title 'List Sections' differs from title '{title}'; make them the same")
+    assert len(message) <= MAX_MESSAGE
+    assert message.startswith("Tool annotations.title 'List Sections' differs from title 'Lists all sections. ")
+    assert message.endswith(f"…' ({len(title):,} characters); make them the same")
+
+
+def test_shortening_quotes_takes_linear_time_on_hostile_apostrophes():
+    import time
+
+    from mcplint.findings import bounded
+
+    for text in ("x 'a " * 200_000, "'" + "ab'" * 300_000):
+        started = time.perf_counter()
+        assert len(bounded(text)) < len(text)
+        assert time.perf_counter() - started < 5  # quadratic would be hours

@@ -38,6 +38,9 @@ def test_rule_case(code, case):
         if "message" in item:
             messages = [f.message for f in findings if f.pointer == item["pointer"]]
             assert any(item["message"] in m for m in messages), (item["message"], messages)
+        if "severity" in item:
+            levels = [f.severity.value for f in findings if f.pointer == item["pointer"]]
+            assert item["severity"] in levels, (item["pointer"], item["severity"], levels)
     assert all(f.code == code for f in findings)
 
 
