@@ -449,6 +449,35 @@ server.registerTool("read_file", { description: "Read a file.", inputSchema: Rea
     assert (where.span.line, where.span.column) == (2, 3)
 
 
+def test_typescript_names_from_a_map_and_specs_from_a_declared_object(tmp_path: Path):
+    """azure-devops names its tools from a map (`server.tool(TOOLS.work_list, ...)`) and figma
+    keeps each tool's spec in an object (`registerTool(spec.name, {inputSchema:
+    spec.parametersSchema.shape})`); the map's or a telemetry call's literal is no definition."""
+    (tmp_path / "index.js").write_text('''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const TOOLS = {
+    work_list: "work_list",
+};
+function telemetry(ms) { return { tool: "get_design", duration_ms: ms }; }
+server.tool(TOOLS.work_list, "List work items in a project.", {
+    projectId: z.string().describe("The project ID."),
+}, async () => ({ content: [] }));
+const shape = {
+    fileKey: z.string().describe("The key of the file."),
+};
+const spec = { name: "get_design", description: "Get design data for a file.", parametersSchema: z.object(shape) };
+server.registerTool(spec.name, { description: spec.description, inputSchema: spec.parametersSchema.shape }, cb);
+''', encoding="utf-8")
+    index = SourceIndex.build([tmp_path], tmp_path)
+    where = {(name, pointer): index.locate("tools", name, pointer, None) for name, pointer in (
+        ("work_list", ("name",)), ("work_list", ("inputSchema", "properties", "projectId")),
+        ("get_design", ("name",)), ("get_design", ("description",)), ("get_design", ("inputSchema", "properties", "fileKey")))}
+    assert {key: (a.span.line, a.span.column) for key, a in where.items()} == {
+        ("work_list", ("name",)): (6, 13), ("work_list", ("inputSchema", "properties", "projectId")): (7, 5),
+        ("get_design", ("name",)): (13, 21), ("get_design", ("description",)): (13, 34),
+        ("get_design", ("inputSchema", "properties", "fileKey")): (10, 5)}
+    assert covered(tmp_path, where[("work_list", ("name",))]) == "TOOLS.work_list"
+
+
 def test_typescript_fastmcp_add_tool(tmp_path: Path):
     """The `fastmcp` package for TypeScript (firecrawl): `server.addTool({name, description,
     parameters: z.object({...}), execute})`; the description quotes a ```json example whose keys

@@ -67,13 +67,29 @@ class Reader:
         return found
 
     def resolve(self, node: Node | None, depth: int = 0) -> Node | None:
-        """A bare identifier declared in this file stands for the declared value."""
-        if isinstance(node, Chain) and not node.segments and node.base in self.declarations and depth < 4:
+        """A bare identifier declared in this file stands for the declared value, and so does a
+        member of a declared object literal (`TOOLS.work_list` of `const TOOLS = {work_list:
+        "work_list"}`: azure-devops; `spec.name` of `const spec = {name: ..., parametersSchema:
+        z.object(shape)}`: figma), `.shape` of a `z.object(shape)` being its shape."""
+        if not isinstance(node, Chain) or node.base not in self.declarations or depth >= 4:
+            return node
+        if not node.segments:
             if node.base not in self._values:
                 self._values[node.base] = self.parser.expression(self.declarations[node.base])[0]
             value = self._values[node.base]
             return self.resolve(value, depth + 1) if value is not None else node
-        return node
+        if any(segment.kind != "prop" for segment in node.segments):
+            return node
+        value = self.resolve(Chain(node.start, node.end, node.base), depth + 1)
+        for segment in node.segments:
+            if isinstance(value, Obj) and (entry := value.get(segment.name)) is not None and entry.value is not None:
+                value = self.resolve(entry.value, depth + 1)
+            elif segment.name == "shape" and isinstance(value, Chain) and value.calls() \
+                    and value.calls()[0][0] == "object" and value.calls()[0][2].args:
+                value = self.resolve(value.calls()[0][2].args[0], depth + 1)
+            else:
+                return node
+        return value
 
     # -- definitions -----------------------------------------------------------------------
     def definitions(self) -> list[Definition]:
@@ -101,7 +117,8 @@ class Reader:
         if not isinstance(name_node, Str) or not name_node.plain:
             return None
         kind = VERBS[verb]
-        anchor = self.node_region(name_node)
+        # a member of a map of names is placed where the call names it, not in the map
+        anchor = self.node_region(args[0] if isinstance(args[0], Chain) and args[0].segments else name_node)
         definition = Definition(kind, name_node.value, anchor, f"typescript {verb}()")
         definition.put((), anchor, f"name of {name_node.value}")
         definition.put(("name",), anchor, "name", name_node.value)
@@ -155,7 +172,8 @@ class Reader:
         name_node = self.resolve(name_entry.value) if name_entry is not None else None
         if not isinstance(name_node, Str) or not name_node.plain:
             return None
-        anchor = self.node_region(name_node)
+        named = name_entry.value
+        anchor = self.node_region(named if isinstance(named, Chain) and named.segments else name_node)
         definition = Definition("tools", name_node.value, anchor, "typescript addTool()")
         definition.put((), anchor, f"name of {name_node.value}")
         self._config(definition, config, {"parameters": "parameters", "execute": "skip"})
