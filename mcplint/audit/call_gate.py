@@ -17,18 +17,22 @@ and the first that does not is the reason it is not:
    object and then a word of state (``get_door_open``, ``get_order_shipped``) may mean "make it so".
 3. Its description and titles, every sentence of them, contain no effect word, no red flag
    ("permanently", "side effect"), and no ambiguous word (post, email, update, order, ...) except
-   as a noun: after an article, a preposition or a read verb ("Lists the messages").
+   as a noun: after an article, a preposition or a read verb ("Lists the messages"). Where a clause
+   starts (a sentence, or after "and", "then", "it") and an object follows, its verb must be a known
+   read or harmless verb ("Returns", "Supports"): "and takes down production", "Routes all traffic",
+   "and logs you out" are verbs the gate does not know, so it fails closed.
    Words in other scripts, and invisible characters, cannot be vetted: not called.
 4. Its input schema (``mcplint.audit.gate_schema``): no parameter, at any depth and also when only
    named in ``required``, is an action switch (``apply``, ``force``, ``dry_run``, ``confirm``) or
    names an effect; a boolean or untyped parameter has no ambiguous verb in its name or
-   description; the values the audit could send hold no effect or ambiguous verb; no other
-   description or title holds an effect word or a red flag.
+   description; the values the audit could send hold no effect or ambiguous verb, and no shell or
+   SQL metacharacters, device or kernel file, or URL of a private, loopback or metadata host; no
+   other description or title holds an effect word or a red flag.
 5. Its outputSchema's descriptions and titles hold no effect word ("the rows it deletes").
 6. Its name, titles, description and outputSchema do not say it returns secrets or the server's
    environment (tokens, passwords, cookies, sessions, keys, "environment variables"), and no
-   text or value of it points at a file that holds them (``~/.ssh/id_rsa``, ``/proc/self/environ``,
-   ``.env``): its answer would be written into the recording, and a read is not harmless when what
+   text or value of it points at a file that holds them (``~/.ssh/id_rsa``, anything under ``/proc/``,
+   ``prod.env``, key files, shell histories, the cloud metadata service): its answer would be written into the recording, and a read is not harmless when what
    it reads is a credential.
 
 Annotations are untrusted hints, and so are names and descriptions: the gate cannot stop a server
@@ -43,9 +47,10 @@ import unicodedata
 from typing import Any, Iterator, Mapping
 
 from mcplint.audit.effect_lexicon import (AMBIGUOUS_WORDS, ARITHMETIC_OBJECTS, ARITHMETIC_VERB, DETERMINERS,
-                                          EFFECT_WORDS, EMBEDDED_STEMS, NOUN_MODIFIERS, NUMBER_WORDS,
-                                          PREPOSITIONS, READ_FORMS, READ_VERBS, RED_FLAG_PAIRS, RED_FLAGS,
-                                          STATE_COMPLEMENTS, VERB_PREFIXES)
+                                          EFFECT_WORDS, EMBEDDED_STEMS, HARMLESS_PHRASAL, HARMLESS_VERBS,
+                                          NOUN_MODIFIERS, NUMBER_WORDS, OBJECT_STARTS, PARTICLES, PREPOSITIONS,
+                                          READ_FORMS, READ_VERBS, RED_FLAG_PAIRS, RED_FLAGS, STATE_COMPLEMENTS,
+                                          UNSAFE_VALUES, VERB_PREFIXES)
 from mcplint.regex_cache import regex
 from mcplint.risk import effective_hints
 
@@ -123,14 +128,15 @@ def texts_refusal(tool: Mapping) -> str | None:
             continue
         if not isinstance(text, str):
             return f"its {field} is not text, so it cannot be vetted"
-        said = text_refusal(text, ambiguous=True)
+        said = text_refusal(text, ambiguous=True, clauses=True)
         if said:
             return f"{field} {said}"
     return None
 
 
-def text_refusal(text: str, ambiguous: bool) -> str | None:
-    """What in free text implies an effect: 'says ...', or why the text cannot be vetted."""
+def text_refusal(text: str, ambiguous: bool, clauses: bool = False) -> str | None:
+    """What in free text implies an effect: 'says ...', or why the text cannot be vetted.
+    ``clauses``: prose that says what the tool does, so each clause's verb must be a known read."""
     if any(unicodedata.category(ch) in ("Cf", "Co", "Cs") or (unicodedata.category(ch) == "Cc" and ch not in "\t\n\r")
            for ch in text):
         return "has invisible or control characters, so it cannot be vetted"
@@ -152,7 +158,72 @@ def text_refusal(text: str, ambiguous: bool) -> str | None:
     for whole in _joined_words(text):  # "DELETEs", "WIPEall": the camelCase split cuts the word
         if effect_word(whole):
             return f"says {whole!r}"
+    return _clause_refusal(words) if clauses else None
+
+
+# Where a clause starts, so that its first word may be its verb: after these words ("... and takes
+# down production", "It ends the process", "which routes ...") and after punctuation.
+_CLAUSE_OPENERS = frozenset("and then also plus it which".split())
+_UNSAFE_VALUE = regex("|".join(UNSAFE_VALUES))
+
+
+def _clause_refusal(words: list[str]) -> str | None:
+    """A verb the gate does not know as a read, where a clause starts and an object follows it
+    ("Routes all traffic", "and logs you out", "and spins up 100 VMs"), or ``get`` + an object + a
+    participle ("Gets a pizza delivered"): what it does is unknown, so the tool is not called."""
+    for index, word in enumerate(words[:-1]):
+        before = words[index - 1] if index else "."
+        if not (before in _PUNCTUATION or before in _CLAUSE_OPENERS or (before in ("tool", "server", "function")
+                and index > 1 and words[index - 2] in ("this", "the"))):
+            continue
+        following = words[index + 1]
+        if following not in OBJECT_STARTS and following not in PARTICLES and not following.isdigit():
+            continue  # no object: "Find cells whose ...", "Results are paged", "and folders in it"
+        base = _verb_base(word)
+        if following in PARTICLES:
+            if (base, following) not in HARMLESS_PHRASAL:
+                return f"says {word + ' ' + following!r}, which may act"
+        elif not (base in READ_VERBS or word in READ_FORMS or base in HARMLESS_VERBS or word in _NOT_VERBS
+                  or _arithmetic(base, words[index + 1:])):
+            return f"says {word + ' ' + following!r}: a verb it does not know as a read"
+        if base == "get" and _participle_after_object(words, index + 1):
+            return f"says {' '.join(words[index:index + 4])!r} (getting it done, not reading it)"
     return None
+
+
+# Words that open a clause and take an object without being verbs there.
+_NOT_VERBS = frozenset("for with from in on of to by at as if when where whether while all each every both "
+                       "only just not also either neither optionally or and but so than nor plus e g i "
+                       "eg ie etc".split()) | DETERMINERS
+
+
+def _verb_base(word: str) -> str:
+    """'routes' -> 'route', 'tidies' -> 'tidy', 'echoes' -> 'echo', 'takes' -> 'take'."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    for suffix in ("ches", "shes", "sses", "xes", "zes", "oes"):
+        if word.endswith(suffix):
+            return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _participle_after_object(words: list[str], at: int) -> bool:
+    """"a pizza delivered", "the car washed": a determiner, a noun, then an -ed or -en form."""
+    if at + 2 >= len(words) or words[at] not in DETERMINERS:
+        return False
+    last = words[at + 2]
+    return len(last) > 4 and last.endswith(("ed", "en")) and last not in READ_FORMS
+
+
+def value_refusal(text: str) -> str | None:
+    """Why a value the audit would send is unsafe to send (``UNSAFE_VALUES``), or None."""
+    found = _UNSAFE_VALUE.search(text)
+    if found is None:
+        return None
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    return f"holds {shown!r}: a command, a query, a device or a private address ({found.group(0)!r})"
 
 
 def effect_word(word: str) -> str | None:

@@ -96,7 +96,9 @@ RED_FLAG_PAIRS = frozenset({("side", "effect"), ("side", "effects"), ("zero", "o
                             ("files", "them"), ("file", "it"),  # "files it with the IRS"
                             ("longer", "exists"), ("longer", "exist"), ("for", "sale"), ("for", "rent"),
                             ("lays", "off"), ("lay", "off"), ("sets", "off"), ("set", "off"),
-                            ("as", "seen")})  # "they count as seen after this"
+                            ("as", "seen"),  # "they count as seen after this"
+                            ("into", "your"),  # "fetches the airdrop into your account": a deposit
+                            ("garbage", "collects"), ("garbage", "collect")})
 # "get_door_open", "get_lights_off", "get_job_started": after get and its object, a word of state
 # makes get causative (make it so), not a read. Participles of the ambiguous verbs count too.
 STATE_COMPLEMENTS = frozenset(
@@ -110,7 +112,7 @@ VERB_PREFIXES = ("re", "un")
 EMBEDDED_STEMS = (
     "delete", "remove", "destroy", "purge", "erase", "truncate", "overwrite", "uninstall", "terminate",
     "shutdown", "payment", "refund", "transfer", "execute", "revoke", "reboot", "restart",
-    "withdraw", "nuke", "wipe", "invoke", "purchase",
+    "withdraw", "nuke", "wipe", "invoke", "purchase", "destruct",
 )
 
 _IRREGULAR = {
@@ -185,7 +187,40 @@ SECRET_PHRASES = ("environment variable", "env var", "api key", "access key", "p
 # "token" of a paginated listing ("next page token") or a model's count ("max tokens") is no secret.
 TOKEN_NOT_SECRET_AFTER = frozenset("page next continuation pagination cursor resume max".split())
 SECRET_PATHS = (
-    r"~/\.ssh\b", r"/\.ssh/", r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b", r"/proc/(?:self|\d+)/", r"/etc/(?:g?shadow|sudoers)\b",
-    r"(?:^|[/\\\s])\.env\b", r"\.aws/(?:credentials|config)\b", r"\.netrc\b", r"\.pgpass\b", r"\.git-credentials\b",
-    r"\.docker/config\.json", r"\.kube/config\b", r"\.gnupg\b", r"\.npmrc\b", r"\.pypirc\b",
+    # /proc/<anything>: thread-self, net/../self and every pid hold a process's environment and memory
+    r"~/\.ssh\b", r"/\.ssh/", r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b", r"/proc/", r"/etc/(?:g?shadow|sudoers)\b",
+    r"(?:^|[/\\\s])[\w.-]*\.env\b", r"\.aws/(?:credentials|config)\b", r"\.netrc\b", r"\.pgpass\b",
+    r"\.git-credentials\b", r"\.docker/config\.json", r"\.kube/config\b", r"\.gnupg\b", r"\.npmrc\b", r"\.pypirc\b",
+    r"_history\b", r"/etc/ssl/private\b", r"\.(?:pem|key|p12|pfx|jks|keystore)\b", r"\bgcloud/",
+    r"\bapplication_default_credentials\b", r"\bcredentials\.json\b", r"\.config/gh/hosts\b", r"\.azure/",
+    # cloud instance metadata (credentials of the machine's role)
+    r"\b169\.254\.\d", r"\bmetadata\.google\.internal\b", r"\b100\.100\.100\.200\b", r"\bfd00:ec2::",
+)
+
+# What makes a value the audit would send (a default, const, enum[0] or example) unsafe to send,
+# whatever the words around it: a command line or query (shell or SQL metacharacters), a device or
+# kernel file, or a URL to a host that is not on the public internet. A lax server acts on it.
+UNSAFE_VALUES = (
+    r"[;&|`<>]|\$\(|\$\{", r"'\s*(?:or|and|union)\b", r"--\s*$", r"/\*", r"(?:^|[\s=:])/(?:dev|sys|proc)/",
+    r"\b(?:mkfs|dd\s+if=|fdisk|shred|chmod|chown|sudo|kill|pkill)\b",
+    r"(?i:\b[a-z][a-z0-9+.-]*://(?:[^/\s@]*@)?(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\."
+    r"|169\.254\.|\[|[^/\s:]*\.(?:internal|local|localdomain)\b))",
+)
+
+# A verb in a clause of its own that the gate does not know as a read ("... and takes down
+# production", "Routes all traffic", "It ends the process") refuses the tool: the gate fails closed
+# on what it cannot vet. These verbs, with the read verbs, are known not to act.
+HARMLESS_VERBS = frozenset(
+    "return support accept require include contain use provide give help let allow expect need work match "
+    "cover mention note see try pass call specify mean".split()
+)
+# A verb and a particle that together still only read ("Looks up a user", "Echoes back the input");
+# any other verb with one of PARTICLES ("takes down", "logs you out", "spins up") may act.
+HARMLESS_PHRASAL = frozenset({("look", "up"), ("echo", "back"), ("sum", "up"), ("find", "out"), ("read", "out"),
+                              ("read", "back"), ("print", "out"), ("list", "out")})
+PARTICLES = frozenset("up down out off over away back online offline".split())
+# Words that start the object of a verb ("takes THE site", "logs YOU out").
+OBJECT_STARTS = frozenset(
+    "the a an all every each any some your my our their its this that these those you it them one two three "
+    "several many most no everything everyone".split()
 )

@@ -37,7 +37,7 @@ def input_refusal(schema: Any) -> str | None:
         if kind == "param":
             said = _parameter_refusal(*item)
         elif kind == "value":
-            said = _switch_text(item)
+            said = call_gate.value_refusal(item) or _switch_text(item)
         else:
             said = call_gate.text_refusal(item, ambiguous=False)
         if said:
