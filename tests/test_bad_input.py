@@ -52,6 +52,20 @@ def test_yaml_alias_bomb_is_refused_quickly(tmp_path):
     assert_one_line_error(proc, str(path), "alias bomb")
 
 
+def test_yaml_aliases_of_a_big_text_are_refused(tmp_path):
+    """Few nodes, but each alias brings a 2 MiB description again (attack round 4: a 2.1 MB file
+    made `lock` write 1 GB). Within the bound, aliases of a text work as before."""
+    big = "x" * (2 << 20)
+    tools = [f"  - {{name: t{i}, description: *d, inputSchema: {{type: object}}}}" for i in range(1, 50)]
+    text = f"tools:\n  - {{name: t0, description: &d {big}, inputSchema: {{type: object}}}}\n" + "\n".join(tools)
+    proc, path = lint_file(tmp_path, "big.yaml", text.encode())
+    assert_one_line_error(proc, str(path), "aliases expand its text to more than", "alias bomb")
+    few = "tools:\n  - {name: t0, description: &d Get the weather., inputSchema: {type: object}}\n" + "\n".join(
+        f"  - {{name: t{i}, description: *d, inputSchema: {{type: object}}}}" for i in range(1, 50))
+    proc, _ = lint_file(tmp_path, "few.yaml", few.encode())
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_recursive_yaml_alias(tmp_path):
     proc, path = lint_file(tmp_path, "loop.yaml", b"tools: &t\n  - *t\n")
     assert_one_line_error(proc, str(path), "recursive YAML alias")

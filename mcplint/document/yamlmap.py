@@ -16,6 +16,10 @@ from mcplint.errors import InputError
 from mcplint.regex_cache import regex
 
 MAX_EXPANDED_NODES = 1_000_000
+# Aliases may make the text of a document's scalars at most this many times the document's own
+# size (or MIN_EXPANDED_CHARS): shared schemas repeat small nodes, not megabytes of text.
+MAX_EXPANSION = 8
+MIN_EXPANDED_CHARS = 4 << 20
 MAX_FLOW_DEPTH = 256  # ruamel's scanner slows down sharply with deep flow nesting
 # Brackets outside quoted scalars. A quote opens a scalar only where a YAML token can start
 # (not the apostrophe of "don't"), and an unclosed one runs to the end: every match succeeds
@@ -88,7 +92,7 @@ def load_yaml(text: str, path: str, max_nodes: int = MAX_EXPANDED_NODES):
     if root is None:
         raise InputError(path, "empty YAML document")
     try:
-        _check_expansion(root, path, max_nodes)
+        _check_expansion(root, path, max_nodes, max(MAX_EXPANSION * len(text), MIN_EXPANDED_CHARS))
         builder = _Builder(path)
         data = builder.build(root, ())
     except RecursionError:
@@ -138,34 +142,41 @@ def _span(node) -> Span:
     return from_marks(s.line, s.column, e.line, e.column)
 
 
-def _check_expansion(root, path: str, max_nodes: int = MAX_EXPANDED_NODES) -> None:
-    """Reject recursive aliases and alias bombs before building anything."""
-    sizes: dict[int, int] = {}
+def _check_expansion(root, path: str, max_nodes: int = MAX_EXPANDED_NODES, max_chars: int | None = None) -> None:
+    """Reject recursive aliases and alias bombs before building anything: more than ``max_nodes``
+    nodes, or scalars of more than ``max_chars`` characters, counting each use of an alias (one
+    2 MiB description aliased 500 times made a 1 GB lock file)."""
+    sizes: dict[int, tuple[int, int]] = {}
     active: set[int] = set()
 
-    def size(node) -> int:
+    def size(node) -> tuple[int, int]:
         key = id(node)
         if key in sizes:
             return sizes[key]
         if key in active:
             raise InputError(path, "recursive YAML alias", node.start_mark.line + 1, node.start_mark.column + 1)
         active.add(key)
-        total = 1
-        if node.id == "sequence":
-            total += sum(size(child) for child in node.value)
-        elif node.id == "mapping":
-            total += sum(size(k) + size(v) for k, v in node.value)
+        nodes, chars = 1, 0
+        if node.id == "scalar":
+            chars = len(node.value) if isinstance(node.value, str) else 0
+        else:
+            for child in (node.value if node.id == "sequence" else (c for pair in node.value for c in pair)):
+                more_nodes, more_chars = size(child)
+                nodes, chars = nodes + more_nodes, chars + more_chars
         active.discard(key)
-        sizes[key] = total
-        return total
+        sizes[key] = nodes, chars
+        return nodes, chars
 
-    if size(root) > max_nodes:
+    nodes, chars = size(root)
+    where = root.start_mark.line + 1, root.start_mark.column + 1
+    if nodes > max_nodes:
         raise InputError(
-            path,
-            f"YAML document holds more than {max_nodes:,} nodes, counting each use of an alias (an alias bomb?)",
-            root.start_mark.line + 1,
-            root.start_mark.column + 1,
-        )
+            path, f"YAML document holds more than {max_nodes:,} nodes, counting each use of an alias (an alias bomb?)",
+            *where)
+    if max_chars is not None and chars > max_chars:
+        raise InputError(
+            path, f"YAML document's aliases expand its text to more than {max_chars:,} characters (an alias bomb?)",
+            *where)
 
 
 class _Builder:
