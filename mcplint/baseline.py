@@ -88,10 +88,9 @@ def write(result, path: Path) -> int:
         print(f"mcplint: error: {path}: baseline not written: {len(result.errors)} file(s) could not be linted",
               file=sys.stderr)
         return 2
-    try:
-        Path(path).write_text(render(result.findings), encoding="utf-8")
-    except OSError as err:
-        raise MCPLintError(f"{path}: cannot write baseline: {err.strerror or err}") from None
+    from mcplint.safe_write import write_text
+
+    write_text(path, render(result.findings), "baseline")
     print(f"mcplint: wrote {len(result.findings)} finding(s) to baseline {path}", file=sys.stderr)
     return 0
 

@@ -8,7 +8,6 @@ and shows every rule option (commented out, with its default) from the registry.
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
@@ -55,12 +54,9 @@ def _write(target: Path, text: str, force: bool) -> None:
             raise MCPLintError(f"{CONFIG_NAME} is a symbolic link; init writes only a regular file "
                                "(remove the link, or use --force to replace it)")
         target.unlink()
-    try:
-        handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-    except OSError as err:
-        raise MCPLintError(f"{target}: cannot write config: {err.strerror or err}") from None
+    from mcplint.safe_write import write_text
+
+    write_text(target, text, "config")
 
 
 def scan(folder: Path) -> tuple[dict[str, str], list[str]]:

@@ -64,10 +64,9 @@ def run_lock(*, paths: list[str], output: Path, config_path: Path | None, argv: 
         return 2
     if not lock.manifests:
         raise MCPLintError(f"no MCP tool manifests found in {', '.join(paths)}")
-    try:
-        Path(output).write_text(pinning.dumps(lock), encoding="utf-8")
-    except OSError as err:
-        raise MCPLintError(f"{output}: cannot write lock file: {err.strerror or err}") from None
+    from mcplint.safe_write import write_text
+
+    write_text(output, pinning.dumps(lock), "lock file")
     count = sum(len(tools) for tools in lock.manifests.values())
     print(f"mcplint: pinned {count} tool(s) from {len(lock.manifests)} manifest(s) in {output}")
     return 0

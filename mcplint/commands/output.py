@@ -37,10 +37,9 @@ def write_report(text: str, output: Path | None) -> None:
             _let_go_of_stdout()
             raise MCPLintError(f"standard output: cannot write report: {err.strerror or err}") from None
         return
-    try:
-        Path(output).write_text(text, encoding="utf-8", errors="backslashreplace")
-    except OSError as err:
-        raise MCPLintError(f"{output}: cannot write report: {err.strerror or err}") from None
+    from mcplint.safe_write import write_text
+
+    write_text(output, text, "report")
 
 
 def _let_go_of_stdout() -> None:

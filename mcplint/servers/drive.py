@@ -41,10 +41,9 @@ def drive(*, url: str | None, argv: list[str], label: str, env: dict[str, str], 
     from mcplint.audit import runner
     from mcplint.audit.recorder import Recorder, secret_values
 
-    try:
-        handle = open(record_path, "w", encoding="utf-8")
-    except OSError as err:
-        raise MCPLintError(f"--record {record_path}: cannot write: {err.strerror or err}") from None
+    from mcplint.safe_write import open_text
+
+    handle = open_text(record_path, "recording (--record)")
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, _interrupt)  # so `finally` stops the server on a kill too
     session = audit = None
