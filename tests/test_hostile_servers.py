@@ -126,6 +126,16 @@ def test_an_endless_line_is_refused_at_the_line_limit(tag, tmp_path):
     assert [line["from"] for line in recorded(record)] == ["client"]
 
 
+def test_a_message_of_more_values_than_a_capture_may_hold_ends_the_audit(tag, tmp_path):
+    """Seven 4 MiB lines of `{}` before each answer held 750 MB (attack round 4): a message holding
+    more than 500,000 values ends the audit, as `check` would refuse it in the recording."""
+    record = tmp_path / "s.jsonl"
+    run = stdio(tag, "hostile_stdio_flood", "--mode", "many-values", record=record)
+    assert_bounded(run)
+    assert "a message holding more than 500,000 JSON values" in run.error, run.error
+    assert [line["from"] for line in recorded(record)] == ["client"]
+
+
 def test_a_flood_of_empty_lines_is_bounded(tag):
     run = stdio(tag, "hostile_stdio_flood", "--mode", "blank")
     assert_bounded(run)
@@ -245,6 +255,16 @@ def test_an_sse_flood_stops_at_the_event_cap(tmp_path):
     assert "event stream" in run.error and "events" in run.error, run.error
     server_lines = [line for line in recorded(record) if line["from"] == "server"]
     assert 0 < len(server_lines) <= 1001
+
+
+def test_events_other_than_the_answer_are_recorded_but_not_all_kept(tmp_path):
+    """990 events of 5,000 values each, under every per-response bound, held 1.6 GB across an audit
+    (attack round 4): other messages are recorded, and only a few small ones kept in memory."""
+    record = tmp_path / "s.jsonl"
+    with HttpServer("hostile_sse_flood", "--mode", "heavy-events") as server:
+        run = audit("--record", str(record), server.url)
+    assert_bounded(run)
+    assert sum(line["from"] == "server" for line in recorded(record)) >= 990
 
 
 def test_an_sse_event_that_never_ends_is_refused_at_the_size_limit(tmp_path):

@@ -36,13 +36,16 @@ from urllib.parse import urlsplit
 
 from mcplint.audit.sse import MAX_EVENT, EventTooLarge, SSEParser
 from mcplint.audit.server_text import printable, wire_text
-from mcplint.audit.stdio import ServerError
+from mcplint.audit.stdio import TOO_MANY_VALUES, ServerError
+from mcplint.document.value_count import holds_too_many
 
 MAX_BODY = 16 * 1024 * 1024
 MAX_EVENTS = 1000  # SSE events in one response
 MAX_STREAM = 32 * 1024 * 1024  # bytes of one SSE response
 WATCHDOG_GRACE = 0.25  # the reads' own timeouts end a well-behaved late answer first
 RAW_LIMIT = 4096  # non-JSON bodies are kept (shortened) in the transcript's "raw" key
+MAX_KEPT_OTHER = 16 * 1024  # bytes of an event other than the answer that is kept, not only recorded
+KEEP_OTHERS = 100  # events other than the answer kept per response (all are recorded)
 ACCEPT_BOTH = "application/json, text/event-stream"
 
 
@@ -304,11 +307,14 @@ class HttpClient:
                                       "in one response; mcplint stopped reading it (the transcript keeps the first "
                                       f"{MAX_EVENTS})")
                 message, raw = _parse(event.data)
-                if message is not None:
+                awaited = until is not None and message is not None and until(message)
+                # others are recorded; a big one is not kept too (1,000 events of 33 KB: 1.6 GB)
+                if message is not None and (awaited or until is None or (
+                        len(event.data) <= MAX_KEPT_OTHER and len(reply.messages) < KEEP_OTHERS)):
                     reply.messages.append(message)
                 self.recorder.server(message, http_info, raw=raw[:RAW_LIMIT] if raw else None)
                 recorded += 1
-                if until is not None and message is not None and until(message):
+                if awaited:
                     return True
             return False
 
@@ -397,9 +403,12 @@ def _mib(size: int) -> str:
 def _parse(text: str) -> tuple[Any, str | None]:
     """(message, None) for JSON text; (None, text) for anything else."""
     try:
-        return json.loads(text, parse_constant=_reject), None
+        message = json.loads(text, parse_constant=_reject)
     except (ValueError, RecursionError):
         return None, text
+    if holds_too_many(text, message):
+        raise ServerError(TOO_MANY_VALUES)
+    return message, None
 
 
 def _reject(name: str):

@@ -45,6 +45,7 @@ import weakref
 
 from mcplint.audit import processes as procs
 from mcplint.errors import MCPLintError
+from mcplint.document.value_count import MAX_VALUES
 from mcplint.audit.server_text import printable, stderr_gist
 
 STDERR_TAIL = 64 * 1024
@@ -58,6 +59,12 @@ _LIVE: "weakref.WeakSet[StdioProcess]" = weakref.WeakSet()
 
 class ServerError(MCPLintError):
     """The server could not be started, crashed, stopped answering or wrote garbage."""
+
+
+# A message is parsed to be recorded; one of more values than a capture may hold per message
+# (mcplint.document.value_count) ends the audit, as `check` would refuse it in the recording.
+TOO_MANY_VALUES = (f"the server sent a message holding more than {MAX_VALUES:,} JSON values, the limit for one "
+                   "message; mcplint stopped (the transcript keeps what came before)")
 
 
 class StdioProcess:

@@ -12,7 +12,8 @@ from typing import Any, Callable
 from mcplint import progress
 from mcplint.audit.session import Reply, Session, _is_response, _is_server_request
 from mcplint.audit.server_text import wire_text
-from mcplint.audit.stdio import ServerError, StdioProcess
+from mcplint.audit.stdio import TOO_MANY_VALUES, ServerError, StdioProcess
+from mcplint.document.value_count import holds_too_many
 from mcplint.regex_cache import regex
 
 KEEP_PER_EXCHANGE = 100  # other messages recorded while awaiting one answer; the rest are counted
@@ -21,6 +22,7 @@ MAX_BYTES_PER_EXCHANGE = 32 * 1024 * 1024
 MAX_LINES_PER_AUDIT = 100_000  # read from a stdio server's stdout over the whole audit
 MAX_BYTES_PER_AUDIT = 256 * 1024 * 1024
 MAX_STRAY = 1000
+MAX_KEPT_OTHER = 256 * 1024  # bytes of a message other than the answer that is kept, not only recorded
 # Starts of a server that exited on a probe (an unknown method, a malformed line): the audit goes
 # on with the next probe, and MCP645 reports each exit. Bounded: each start costs the server's boot.
 MAX_RESTARTS = 3
@@ -98,7 +100,7 @@ class StdioSession(Session):
                 self.recorder.server(message)
                 reply.message = message
                 return reply
-            if not self._keep(message, budget):
+            if not self._keep(message, budget, len(line)):
                 continue
             reply.others.append(message)
             if _is_server_request(message):
@@ -120,7 +122,7 @@ class StdioSession(Session):
             if line is None:
                 return seen
             message = self._parse_line(line)
-            if message is not _BLANK and self._keep(message, budget):
+            if message is not _BLANK and self._keep(message, budget, len(line)):
                 seen.append(message)
         return seen
 
@@ -146,13 +148,17 @@ class StdioSession(Session):
                 f"{_mib(MAX_BYTES_PER_AUDIT)} in this audit; mcplint stopped reading"))
         return line
 
-    def _keep(self, message: Any, budget: "_Budget") -> bool:
-        """Record and keep a message that is not the awaited answer, up to the exchange's share."""
+    def _keep(self, message: Any, budget: "_Budget", size: int = 0) -> bool:
+        """Record and keep a message that is not the awaited answer, up to the exchange's share;
+        one of more than ``MAX_KEPT_OTHER`` bytes is recorded but not kept (seven 4 MiB lines of
+        `{}` before each answer held 750 MB)."""
         if budget.kept >= KEEP_PER_EXCHANGE:
             self.dropped += 1
             return False
         budget.kept += 1
         self.recorder.server(message)
+        if size > MAX_KEPT_OTHER:
+            return False
         if isinstance(message, dict) and "method" not in message and len(self.stray) < MAX_STRAY:
             self.stray.append(message)
         return True
@@ -176,6 +182,8 @@ class StdioSession(Session):
             pass
         else:
             self.spoke = True
+            if holds_too_many(text, message):
+                raise ServerError(self._with_stderr(TOO_MANY_VALUES))
             return message
         if len(self.noise) >= MAX_NOISE_LINES:
             first = self.noise[0]

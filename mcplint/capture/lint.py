@@ -28,7 +28,7 @@ from mcplint.findings import Finding, Related, excerpt, left_out_note
 from mcplint.rule import RuleContext, Violation
 
 DETECTION_WINDOW = 2000  # records buffered while looking for the negotiated version
-DETECTION_BYTES = 16 << 20  # past this many bytes of them, records are buffered as line numbers
+DETECTION_BYTES = 2 << 20  # past this many bytes of them, records wait as line numbers (parsed, 16 MiB held 320 MB)
 
 
 @dataclass
