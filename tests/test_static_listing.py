@@ -220,6 +220,33 @@ def test_standalone_fastmcp_reads_parameter_descriptions_from_args(tmp_path: Pat
     assert properties["db"]["description"] == "Database."  # Field(description=...) comes first
 
 
+def test_standalone_fastmcp_keeps_the_text_before_the_sections_once_it_read_args(tmp_path: Path):
+    """fastmcp 3 (griffe) describes a tool whose docstring documents its parameters by the text
+    before the first section; kept whole offline, astro-airflow got 8 false "too long" warnings."""
+    (tmp_path / "app.py").write_text(
+        'from fastmcp import FastMCP\nmcp = FastMCP("x")\n\n@mcp.tool()\n'
+        'def get_dag(dag_id: str) -> str:\n    """Get a DAG.\n\n    Returns these fields:\n    - owner\n\n'
+        '    Args:\n        dag_id: The DAG.\n\n    Returns:\n        The DAG as JSON.\n    """\n\n'
+        '@mcp.tool()\ndef plain() -> str:\n    """Do it.\n\n    Returns:\n        Nothing.\n    """\n')
+    tools = {t["name"]: t for t in SourceIndex.build([tmp_path], tmp_path).static_listing(python_version=(3, 11))["tools"]}
+    assert tools["get_dag"]["description"] == "Get a DAG.\n\nReturns these fields:\n- owner"
+    assert tools["get_dag"]["inputSchema"]["properties"]["dag_id"]["description"] == "The DAG."
+    assert tools["plain"]["description"] == "Do it.\n\nReturns:\n    Nothing."  # no parameters read: all of it
+
+
+def test_annotations_made_by_a_function_are_unknown_not_empty(tmp_path: Path):
+    """`annotations=write(destructive=True)` (astro-airflow) returns what the function builds: read
+    as a model's keywords it gave annotations without hints, and 3 false MCP411 findings."""
+    (tmp_path / "app.py").write_text(
+        'from mcp.server.mcpserver import MCPServer\nfrom mcp.types import ToolAnnotations\nfrom ann import write\n'
+        'mcp = MCPServer("x")\n\n@mcp.tool(annotations=write(destructive=True))\ndef clear_run(run_id: str) -> str:\n'
+        '    """Clear a run."""\n\n@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))\ndef get_run(run_id: str) -> str:\n'
+        '    """Get a run."""\n')
+    tools = {t["name"]: t for t in SourceIndex.build([tmp_path], tmp_path).static_listing()["tools"]}
+    assert "annotations" not in tools["clear_run"] and "/annotations" in tools["clear_run"]["x-mcplint-unknown"]
+    assert tools["get_run"]["annotations"] == {"readOnlyHint": True}
+
+
 @pytest.mark.parametrize("version, expected", [((3, 12), "Ping.\n    Twice.\n    "), ((3, 13), "Ping.\nTwice.\n")])
 def test_python_version_decides_the_docstring(tmp_path: Path, version, expected):
     (tmp_path / "s.py").write_text('import mcp\n@mcp.tool()\ndef ping() -> str:\n    """Ping.\n    Twice.\n    """\n')

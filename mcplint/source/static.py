@@ -89,6 +89,21 @@ def google_args(doc: str) -> dict[str, str]:
     return {name: text for name, text in found.items() if text}
 
 
+_SECTION = re.compile(r"^(?:Args|Arguments|Params|Parameters|Keyword Args|Keyword Arguments|Other Parameters|Returns?"
+                      r"|Yields?|Raises|Exceptions|Warns|Warnings?|Examples?|Notes?|Attributes|See Also|Todo"
+                      r"|References|Receives|Deprecated)\s*:\s*$")
+
+
+def google_summary(doc: str) -> str:
+    """The text before a Google-style docstring's first section (`Args:`, `Returns:`, ...): the
+    description fastmcp 3 gives a tool whose docstring documents its parameters (griffe's first
+    text section; the sections go into the parameters or nowhere)."""
+    lines = doc.splitlines()
+    end = next((i for i, line in enumerate(lines) if not line[:1].isspace() and _SECTION.match(line.strip())),
+               len(lines))
+    return "\n".join(lines[:end]).strip()
+
+
 def static_entry(definition: Definition, flavor: str | None,
                  version: tuple[int, int] | None = None) -> dict | None:
     version = version or sys.version_info[:2]
@@ -144,10 +159,13 @@ def _decorated(definition: Definition, decorated, flavor: str | None, version, u
     elif kind == "tools":
         entry["inputSchema"] = _schema(decorated.params, names, unknown)
         if flavor == "fastmcp" and doc:  # fastmcp reads parameter descriptions from the docstring
-            for name, text in google_args(inspect.cleandoc(doc)).items():
+            documented = google_args(inspect.cleandoc(doc))
+            for name, text in documented.items():
                 prop = entry["inputSchema"]["properties"].get(name)
                 if isinstance(prop, dict) and "description" not in prop:
                     prop["description"] = text
+            if documented and not written:  # and then keeps only the text before the sections
+                entry["description"] = google_summary(inspect.cleandoc(doc))
         if "annotations" in given:
             value = _value(given["annotations"].value, names, ("annotations",), unknown, 0)
             if isinstance(value, dict):
@@ -263,6 +281,12 @@ def _is_none(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def _constructor(func: ast.AST) -> bool:
+    """A class (a capitalised name: `ToolAnnotations`, `types.Tool`) or `dict`."""
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name == "dict" or name[:1].isupper()
+
+
 def _value(node: ast.AST, names, pointer: Pointer, unknown: list, depth: int):
     """A literal (dict, list, keyword-only model call) as JSON; parts that are no literal are listed."""
     node = resolve(node, names)
@@ -283,7 +307,9 @@ def _value(node: ast.AST, names, pointer: Pointer, unknown: list, depth: int):
     if isinstance(node, (ast.List, ast.Tuple)):
         items = [_value(item, names, pointer + (str(i),), unknown, depth + 1) for i, item in enumerate(node.elts)]
         return [item for item in items if item is not MISSING]
-    if isinstance(node, ast.Call) and not node.args and all(kw.arg for kw in node.keywords):
+    # a model or dict built from keywords (`ToolAnnotations(readOnlyHint=True)`); a function's call
+    # (`annotations=write(destructive=True)`: astro-airflow) returns what its body makes: unknown
+    if isinstance(node, ast.Call) and not node.args and all(kw.arg for kw in node.keywords) and _constructor(node.func):
         out = {}
         for kw in node.keywords:
             value = _value(kw.value, names, pointer + (camel(kw.arg),), unknown, depth + 1)
