@@ -134,6 +134,15 @@ def test_command_not_found():
     assert line == "mcplint: error: cannot start the server: mcplint-no-such-command-xyz: command not found"
 
 
+def test_a_server_that_prints_its_usage_and_exits_is_quoted():
+    """launchdarkly's server needs a `start` subcommand: without it, it prints its usage to stdout
+    and exits 0, and the error said only "exited with status 0" (repository mode round 3)."""
+    usage = "print('USAGE'); print('  srv start [--transport stdio]'); print('\\x1b[31mCOMMANDS')"
+    line = one_line_error(run_mcplint("audit", "--timeout", "5", "--", sys.executable, "-c", usage))
+    assert line.startswith("mcplint: error: the server exited with status 0"), line
+    assert line.endswith("its standard output says: USAGE / srv start [--transport stdio] / \\x1b[31mCOMMANDS"), line
+
+
 def test_tls_to_a_plain_http_server():
     with http_server(lambda handler, body: send(handler, 200, b"{}")) as (url, _):
         line = one_line_error(run_mcplint("audit", url.replace("http://", "https://"), "--timeout", "3"))

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from mcplint import progress
 from mcplint.audit.session import Reply, Session, _is_response, _is_server_request
-from mcplint.audit.server_text import wire_text
+from mcplint.audit.server_text import printable, wire_text
 from mcplint.audit.stdio import TOO_MANY_VALUES, ServerError, StdioProcess
 from mcplint.document.value_count import holds_too_many
 from mcplint.regex_cache import regex
@@ -190,7 +190,7 @@ class StdioSession(Session):
             shown = first if len(first) <= 120 else first[:117] + "..."
             raise ServerError(self._with_stderr(
                 f"the server wrote more than {MAX_NOISE_LINES} lines that are not JSON-RPC to standard output "
-                f"(the first: {shown!r}); mcplint stopped reading"))
+                f"(the first: {shown!r}); mcplint stopped reading", stdout=False))
         kept = text if len(text) <= MAX_NOISE_CHARS else text[:MAX_NOISE_CHARS] + "..."
         self.noise.append(kept)
         self.recorder.server(None, raw=kept)
@@ -219,13 +219,18 @@ class StdioSession(Session):
         self.process.exit_grace = 0
         return ServerError(self._with_stderr(message))
 
-    def _with_stderr(self, message: str) -> str:
+    def _with_stderr(self, message: str, stdout: bool = True) -> str:
         """One line: what the server's stderr says went wrong (its exception's line, not a whole
         traceback), neutralized (a newline in it could start a CI workflow command)."""
         gist = self.process.stderr_gist()
-        if not gist:
-            return message
-        return f"{message}; its stderr says: {gist}"
+        if gist:
+            return f"{message}; its stderr says: {gist}"
+        if stdout and self.noise:  # a usage text printed to stdout ("USAGE  mcp start ...": launchdarkly)
+            lines = dict.fromkeys(" ".join(line.split()) for line in self.noise)  # once, if it was restarted
+            said = " / ".join(line for line in list(lines)[:6] if line)
+            said = printable(said if len(said) <= 300 else said[:297] + "...")
+            return f"{message}; its standard output says: {said}"
+        return message
 
     def restart(self) -> bool:
         """Start the server again after it exited (the caller decides when); False when this
