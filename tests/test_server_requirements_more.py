@@ -272,3 +272,16 @@ def test_compliant_servers_answer_the_unsupported_offer_with_a_version_they_supp
         assert _found(records, ["MCP628"]) == [], name
     plain = _audit("--", *server_command("plain_server"))
     assert _mine(plain) == []
+
+
+def test_a_stateless_server_slow_to_start_is_audited_as_stateless():
+    """Its answer to server/discover comes after --timeout, then it rejects initialize listing only
+    2026-07-28: the audit ended with "the server rejected initialize: -32022" (round 9, ha-mcp's cold
+    start). It asks server/discover again and audits the stateless server, saying it is slow."""
+    run = subprocess.run([sys.executable, "-m", "mcplint", "audit", "--format", "json", "--timeout", "2.5", "--",
+                          *server_command("slow_stateless", "--delay", "3")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode in (0, 1), run.stderr
+    report = json.loads(run.stdout)
+    assert report["summary"]["protocol_versions"] == ["2026-07-28"]
+    assert "server/discover was answered only after --timeout" in run.stderr

@@ -59,17 +59,48 @@ def establish(audit: Audit) -> bool:
         result = reply.result if reply.ok and isinstance(reply.result, dict) else None
         supported = result.get("supportedVersions") if result is not None else None
         if isinstance(supported, list) and version in supported:
-            session.era, session.version = "modern", version
-            audit.capabilities = _dict(result.get("capabilities"))
-            meta = _dict(result.get("_meta"))
-            audit.server_info = _dict(meta.get("io.modelcontextprotocol/serverInfo")) or None
-            audit.ran("session", f"server/discover: stateless protocol {version}")
-            return True
+            return _modern(audit, version, result)
         if forced is not None:
             raise ServerError(_prefix(audit) + f"server/discover at {forced} failed ({reply.describe()}); "
                               "the server does not speak the stateless protocol")
         audit.log(f"server/discover: {reply.describe()}; falling back to initialize")
     return _initialize(audit, forced)
+
+
+def _modern(audit: Audit, version: str, result: dict) -> bool:
+    session = audit.session
+    session.era, session.version = "modern", version
+    audit.capabilities = _dict(result.get("capabilities"))
+    meta = _dict(result.get("_meta"))
+    audit.server_info = _dict(meta.get("io.modelcontextprotocol/serverInfo")) or None
+    audit.ran("session", f"server/discover: stateless protocol {version}")
+    return True
+
+
+def _stateless_after_all(session, reply: Reply) -> bool:
+    """A server slow to start answers server/discover after the wait for it ended, then rejects
+    initialize listing only the stateless version (-32022 ... supported: ["2026-07-28"]): it
+    speaks the stateless protocol after all (ha-mcp's cold start, round 9)."""
+    data = (reply.error or {}).get("data")
+    listed = data.get("supported") if isinstance(data, dict) else None
+    if isinstance(listed, list) and LATEST in listed:
+        return True
+    late = [*getattr(session, "stray", ()), *reply.others]
+    return any(isinstance(m, dict) and isinstance(m.get("result"), dict)
+               and isinstance(m["result"].get("supportedVersions"), list) and LATEST in m["result"]["supportedVersions"]
+               for m in late)
+
+
+def _discover_again(audit: Audit) -> bool | None:
+    """server/discover once more, after initialize showed a stateless server; True when it worked."""
+    reply = audit.session.request("server/discover", None, version=LATEST)
+    result = reply.result if reply.ok and isinstance(reply.result, dict) else None
+    supported = result.get("supportedVersions") if result is not None else None
+    if not (isinstance(supported, list) and LATEST in supported):
+        return None
+    audit.notes.append("server/discover was answered only after --timeout, so initialize was tried first: "
+                       "the server is slow to start (raise --timeout)")
+    return _modern(audit, LATEST, result)
 
 
 def restarted(audit: Audit, what: str) -> bool:
@@ -128,6 +159,8 @@ def _initialize(audit: Audit, forced: str | None) -> bool:
         if reply.ok and isinstance(reply.result, dict):
             break
     if not (reply.ok and isinstance(reply.result, dict)):
+        if forced is None and _stateless_after_all(session, reply) and _discover_again(audit):
+            return True
         error = reply.error or {}
         raise ServerError(_prefix(audit) + f"the server rejected initialize: {reply.describe()}"
                           + (f" {quoted(error.get('message'), 200)}" if error.get("message") else ""))
