@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from mcplint.checklist import ITEMS, NOT_ASSESSABLE_HINT
-from mcplint.findings import MAX_PER_RULE, MAX_REPORTED, Finding
+from mcplint.findings import MAX_PER_RULE, MAX_REPORTED, REPORT_LIMIT, Finding
 from mcplint.regex_cache import regex
 from mcplint.text_safety import printable
 
@@ -14,10 +14,17 @@ from mcplint.text_safety import printable
 def summarize(findings: list[Finding], rules, files, skipped=(), errors=(), server_errors: int = 0) -> dict:
     """``server_errors``: how many of ``errors`` are servers that could not be started or listed
     (the rest are inputs that could not be read)."""
-    by_severity = Counter(f.severity.value for f in findings)
-    by_rule = Counter(f.code for f in findings)
-    per_item = Counter(item for f in findings for item in f.checklist)
-    notes = Counter(item for f in findings if f.severity.value == "info" for item in f.checklist)
+    # A left-out note stands for the findings it counts: the counts are of all of them (launchdarkly's
+    # 199 MCP311 findings were counted as 101, 100 shown and the note).
+    by_severity, by_rule, per_item, notes = Counter(), Counter(), Counter(), Counter()
+    for f in findings:
+        weight = f.left_out or 1 if f.fingerprint != REPORT_LIMIT else 1  # that note spans rules
+        by_severity[f.severity.value] += weight
+        by_rule[f.code] += weight
+        for item in f.checklist:
+            per_item[item] += weight
+            if f.severity.value == "info":
+                notes[item] += weight
     covering: dict[int, list[str]] = {}
     for rule in rules:
         for item in rule.checklist:

@@ -560,3 +560,17 @@ def test_a_report_keeps_at_most_its_limit_and_one_note_stands_for_the_rest(tmp_p
                            "sys.argv = ['mcplint', 'check', '.', '--select', 'MCP202']; from mcplint.entry import main; main()"],
                           cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "MCPLINT_JOBS": "1", "NO_COLOR": "1"})
     assert "1 more were left out (a report shows at most 100 per rule per file, and 2 in all)" in proc.stdout, proc.stdout
+
+
+def test_counts_include_the_findings_a_left_out_note_stands_for(tmp_path):
+    """A report shows 100 findings of a rule per file and one note for the rest; the counts per
+    rule, per severity and per checklist item are of all of them (launchdarkly's 199 MCP311
+    findings were counted as 101, round 9)."""
+    tools = [{"name": f"get_item_{i}", "description": "Get an item by its id.",
+              "inputSchema": {"type": "object", "properties": {"item_id": {"type": "string"}}}} for i in range(150)]
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"tools": tools}))
+    summary = json.loads(run_mcplint("check", str(path), "-f", "json", "--select", "MCP311").stdout)["summary"]
+    assert summary["findings"] == 101 and summary["left_out"] == 50
+    assert summary["by_rule"] == {"MCP311": 150} and summary["by_severity"]["warning"] == 150
+    assert next(entry for entry in summary["checklist"] if entry["item"] == 5)["findings"] == 150
