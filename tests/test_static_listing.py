@@ -302,3 +302,26 @@ def pong() -> str:
     assert static["tools"][0]["description"] == "Get a summary."
     assert static["tools"][0]["inputSchema"]["required"] == ["title"]
     assert set(static["tools"][1]["inputSchema"]["properties"]) == {"title", "limit"}
+
+
+def test_a_decorator_of_the_project_own_imported_from_another_module(tmp_path: Path):
+    """lean-lsp-mcp marks tools with `@tool("lean_goal")` from its own `registry.py`, which registers
+    them elsewhere (`server.tool(name, **options)(function)`): read offline, nothing was found, and
+    online every parameter finding landed on the name. langchain's `@tool("x")` is not the server's."""
+    package = tmp_path / "leanish"
+    (package / "tools").mkdir(parents=True)
+    (package / "registry.py").write_text('def tool(name, **options):\n    return lambda f: f\n')
+    (package / "server.py").write_text('from mcp.server.mcpserver import MCPServer\nmcp = MCPServer("leanish")\n')
+    (package / "tools" / "goals.py").write_text(
+        'from typing import Annotated\nfrom pydantic import Field\nfrom leanish.registry import tool\n\n\n'
+        '@tool("lean_goal")\nasync def goal(\n    file_path: Annotated[str, Field(description="Path to the Lean file")],\n'
+        '    lineNo: int,\n) -> str:\n    """Get the proof goal at a position."""\n')
+    (package / "tools" / "chains.py").write_text(
+        'from langchain_core.tools import tool\n\n@tool("search")\ndef search(query: str) -> str:\n    """Search."""\n')
+    index = SourceIndex.build([tmp_path], tmp_path)
+    tools = {t["name"]: t for t in index.static_listing(python_version=(3, 11))["tools"]}
+    assert list(tools) == ["lean_goal"]
+    assert tools["lean_goal"]["description"] == "Get the proof goal at a position."
+    assert tools["lean_goal"]["inputSchema"]["properties"]["file_path"]["description"] == "Path to the Lean file"
+    where = index.locate("tools", "lean_goal", ("inputSchema", "properties", "lineNo"), None)
+    assert (where.path, where.span.line, where.span.column) == ("leanish/tools/goals.py", 9, 5)

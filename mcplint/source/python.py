@@ -27,7 +27,7 @@ LITERAL_CALLS = {"Tool": "tools", "Prompt": "prompts", "Resource": "resources",
 DICT_KINDS = (("inputSchema", "tools"), ("uriTemplate", "resourceTemplates"), ("uri", "resources"),
               ("arguments", "prompts"))
 PREFILTER = (".tool", ".prompt", ".resource", "Tool(", "Prompt(", "Resource", "inputSchema", "add_tool",
-             "FastMCP", "MCPServer")
+             "FastMCP", "MCPServer", "@tool(", "@prompt(")
 LITERAL_MARKERS = ("Tool(", "Prompt(", "Resource(", "ResourceTemplate(", "inputSchema", "uriTemplate", '"uri"',
                    "'uri'", '"arguments"', "'arguments'")
 
@@ -80,11 +80,12 @@ def parse(path: str, text: str, lines: list[str]) -> PythonFile:
     added: list[ast.Call] = []
     statements = list(_statements(tree))
     wrappers = pywrappers.find(statements)
+    own = _own_decorators(tree, path)
     for node in statements:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.setdefault(node.name, node)
             for decorator in node.decorator_list:
-                found = _decorated(node, decorator, where, names, flavor)
+                found = _decorated(node, decorator, where, names, flavor, own)
                 if found is not None:
                     definitions.append(found)
                 elif wrappers:
@@ -145,12 +146,37 @@ def _flavor(tree: ast.Module) -> str | None:
     return "mcp" if tops & {"mcp", "mcp_types"} else None
 
 
-def _decorated(func, decorator: ast.AST, where: Locator, names, flavor) -> Definition | None:
+def _decorated(func, decorator: ast.AST, where: Locator, names, flavor, own=frozenset()) -> Definition | None:
     call = decorator if isinstance(decorator, ast.Call) else None
     target = call.func if call else decorator
+    if isinstance(target, ast.Name) and target.id in own and call is not None and _names_itself(call):
+        return _registered(func, VERBS[target.id], call, where, names, flavor, f"@{target.id} (the server's own)")
     if not isinstance(target, ast.Attribute) or target.attr not in VERBS:
         return None
     return _registered(func, VERBS[target.attr], call, where, names, flavor, f"@{_dotted(target)}")
+
+
+def _own_decorators(tree: ast.Module, path: str) -> frozenset[str]:
+    """`tool` and `prompt` imported from a module of the project itself (`from leanish.registry import
+    tool`, `from .registry import tool`), whose `@tool("lean_goal")` marks a function that the project
+    registers elsewhere (`server.tool(name, **options)(function)`: lean-lsp-mcp). A decorator of that
+    name from another package (langchain's `@tool("search")`) is not the server's."""
+    parts = path.replace("\\", "/").split("/")[:-1]
+    found = set()
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        ours = node.level > 0 or (node.module is not None and node.module.split(".")[0] in parts)
+        if ours:
+            found.update(alias.asname or alias.name for alias in node.names
+                         if alias.name in ("tool", "prompt") and (alias.asname or alias.name) in ("tool", "prompt"))
+    return frozenset(found)
+
+
+def _names_itself(call: ast.Call) -> bool:
+    """The decorator's call writes the name: `@tool("lean_goal", ...)` or `@tool(name="lean_goal")`."""
+    first = call.args[0] if call.args else next((kw.value for kw in call.keywords if kw.arg == "name"), None)
+    return isinstance(first, ast.Constant) and isinstance(first.value, str)
 
 
 def _wrapped(func, decorator: ast.AST, wrappers, where: Locator, names, flavor) -> list[Definition]:
