@@ -92,7 +92,7 @@ def _shared_facts(schemas: list[dict], version: str, share: bool) -> list[Facts]
 
 
 def violations_once_per_schema(entries, judge) -> Iterator["Violation"]:
-    """A Violation at ``entry.at(path)`` for each (path, message) ``judge(entry)`` lists, for
+    """A Violation at ``entry.at(path)`` for each (path, message[, severity]) ``judge(entry)`` lists, for
     every entry in order; judged once for all the entries that share facts (their schemas have
     the same JSON text). ``judge`` reads only the entry's schema and facts."""
     from mcplint.rule import Violation
@@ -101,8 +101,8 @@ def violations_once_per_schema(entries, judge) -> Iterator["Violation"]:
     if not any(judged.values()):
         return  # (most documents: no entry is looked at again)
     for entry in entries:
-        for path, message in judged[id(entry.facts)]:
-            yield Violation(entry.at(path), message)
+        for path, message, *severity in judged[id(entry.facts)]:  # (path, message[, severity])
+            yield Violation(entry.at(path), message, severity=severity[0] if severity else None)
 
 
 def input_schemas(doc) -> list[SchemaEntry]:
