@@ -478,6 +478,24 @@ server.registerTool(spec.name, { description: spec.description, inputSchema: spe
     assert covered(tmp_path, where[("work_list", ("name",))]) == "TOOLS.work_list"
 
 
+def test_a_parameter_whose_schema_is_an_object_of_its_own_in_the_tool_file(tmp_path: Path):
+    """next-devtools exports `inputSchema` and `metadata` side by side and registers them elsewhere:
+    a key the file writes once is where the parameter is defined, not the tool's name."""
+    (tmp_path / "browser-eval.js").write_text('''import { z } from "zod";
+export const inputSchema = {
+  task: z.string().describe("What to do in the browser"),
+};
+export const metadata = { name: "browser_eval", description: "Evaluate in the browser" };
+export const other = { path: 1 };
+export const more = { path: 2 };
+''', encoding="utf-8")
+    index = SourceIndex.build([tmp_path], tmp_path)
+    task = index.locate("tools", "browser_eval", ("inputSchema", "properties", "task"), None)
+    assert (task.span.line, task.span.column) == (3, 3) and covered(tmp_path, task) == "task"
+    path = index.locate("tools", "browser_eval", ("inputSchema", "properties", "path"), None)  # written twice
+    assert (path.span.line, covered(tmp_path, path)) == (5, '"browser_eval"')
+
+
 def test_typescript_fastmcp_add_tool(tmp_path: Path):
     """The `fastmcp` package for TypeScript (firecrawl): `server.addTool({name, description,
     parameters: z.object({...}), execute})`; the description quotes a ```json example whose keys

@@ -117,6 +117,10 @@ class TextSearch:
                 return self._anchor(_nearest_after(keys, names),
                                     f"text search: the key {key!r} nearest after the {SINGULAR.get(kind, kind)}'s "
                                     "name, inside its definition")
+            alone = self._only_key(names[0][0], key)
+            if alone is not None:
+                return self._anchor(alone, f"text search: the one place the {SINGULAR.get(kind, kind)}'s file writes "
+                                           f"the key {key!r} (its schema is an object of its own)")
         defined = self._decorated_def(name) if kind == "tools" and all(
             _bare_element(hit) for hit in names) else None
         if defined is not None:
@@ -129,6 +133,17 @@ class TextSearch:
             places = ", ".join(sorted(named_files)[:3])
             return f"{what} is named in {len(named_files)} files ({places}); none defines it in a form mcplint reads"
         return ""
+
+    def _only_key(self, file: SourceFile, key: str) -> tuple[SourceFile, int, int] | None:
+        """The key written once in the file, bare or quoted, before a colon (next-devtools:
+        `export const inputSchema = { task: z.string()... }` beside `metadata = { name: ... }`)."""
+        if file.suffix not in CODE or not key.isidentifier():
+            return None
+        found = list(re.finditer(rf"(?<![\w$.\"'])([\"']?){re.escape(key)}\1\s*:(?!:)", file.text()))
+        if len(found) != 1:
+            return None
+        start = found[0].start() + len(found[0].group(1))
+        return file, start, start + len(key)
 
     def _decorated_def(self, name: str):
         """The one decorated Python function named as the tool, when the tree has exactly one: a
