@@ -38,3 +38,38 @@ def test_a_long_list_says_how_many_more_and_keeps_every_secret(tmp_path: Path):
     assert lines[0] == ("    # its source reads " + ", ".join(names[:8]) + " and 3 more: set those it needs under env:")
     assert lines[1] == "    # env: {ZED_TOKEN: dummy}"  # the ninth name onwards still counts
     assert "PYTHONIOENCODING" not in "".join(lines)
+
+
+def _cli_lines(folder: Path) -> list[str]:
+    return [line for line in render(detect(folder)) if "command line" in line or "command-line" in line]
+
+
+def test_required_command_line_arguments_are_named(tmp_path: Path):
+    """duckdb's server requires --db-path and server-postgres a database URL (process.argv[2]): a
+    bare command fell back to reading the source, silently (repository mode round 3)."""
+    (tmp_path / "server.py").write_text(
+        "import argparse\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--db-path', type=str, required=True)\n"
+        "parser.add_argument('--readonly', action='store_true')\nparser.add_argument('dsn', help='the database')\n"
+        "if __name__ == '__main__':\n    mcp.run()\n")
+    assert _cli_lines(tmp_path) == [
+        "    # its source reads required command-line arguments (--db-path, dsn): add them to command"]
+
+
+def test_a_stdio_switch_and_positional_arguments_of_a_javascript_server(tmp_path: Path):
+    """figma serves HTTP unless given --stdio (cleye: `stdio: {type: Boolean}`); azure-devops takes
+    `<organization>`."""
+    (tmp_path / "package.json").write_text(json.dumps({**SDK, "bin": "dist/bin.js"}))
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "bin.js").write_text(
+        'const argv = cli({ flags: { stdio: { type: Boolean, description: "Run in stdio mode" } } });\n'
+        'yargs(hideBin(process.argv)).usage("Usage: $0 <organization> [options]");\n')
+    assert _cli_lines(tmp_path) == [
+        "    # its source reads required command-line arguments (<organization>): add them to command",
+        "    # its command line has a --stdio switch: add it if the server serves HTTP without it"]
+
+
+def test_a_server_without_arguments_gets_no_such_comment(tmp_path: Path):
+    (tmp_path / "server.py").write_text(
+        "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\nif __name__ == '__main__':\n    mcp.run()\n")
+    assert _cli_lines(tmp_path) == []

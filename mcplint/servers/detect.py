@@ -75,6 +75,7 @@ class Detected:
     how: str  # what was recognised, for the comment above the entry
     cwd: str = "."  # where the command runs: a src/ layout's folder, so `python -m package` finds it
     env: tuple[str, ...] = ()  # environment variables its source reads (a commented env: line to fill in)
+    cli: tuple[str, ...] = ()  # what its command line needs, as comments ("requires --db-path", "has --stdio")
 
 
 def detect(folder: Path) -> list[Detected]:
@@ -86,7 +87,7 @@ def detect(folder: Path) -> list[Detected]:
         while name in names:
             name, n = f"{entry.name}-{n}", n + 1
         names.add(name)
-        unique.append(Detected(name, entry.command, entry.source, entry.how, entry.cwd, entry.env))
+        unique.append(Detected(name, entry.command, entry.source, entry.how, entry.cwd, entry.env, entry.cli))
     return unique
 
 
@@ -135,7 +136,7 @@ def _python(folder: Path) -> list[Detected]:
             continue  # two modules of one package, both started by its one command
         env = {m for p, text in texts.items() if _within(p, folder / source) for m in _PY_ENV.findall(text)}
         found.append(Detected(_server_name(entry, folder), ("python", *target), (source,), how, cwd,
-                              tuple(sorted(env - _NOT_SETTINGS))))
+                              tuple(sorted(env - _NOT_SETTINGS)), cli_needs([texts[entry], texts[path]])))
     return found
 
 
@@ -280,7 +281,53 @@ def _node(folder: Path) -> list[Detected]:
         from mcplint.servers.built import build_output
 
         env = _js_env([folder / source, base / entry, *build_output(("node", relative), folder, (folder.resolve(),))])
-        found.append(Detected(_name(name), (*runner, relative), (source,), how, env=env))
+        found.append(Detected(_name(name), (*runner, relative), (source,), how, env=env,
+                              cli=cli_needs(_texts([base / entry, *build_output(("node", relative), folder,
+                                                                                    (folder.resolve(),))]))))
+    return found
+
+
+# What a server's command line needs that init cannot fill in: a required option or argument
+# (argparse's required=True, click's required option or argument, a positional; yargs' and
+# commander's `<name>`, process.argv[2]), and a --stdio switch (figma serves HTTP without it).
+_CLI_REQUIRED = (
+    regex(r"""add_argument\(\s*["'](--[\w-]+)["'][^()]*?\brequired\s*=\s*True"""),
+    regex(r"""click\.option\(\s*["'](--[\w-]+)["'][^()]*?\brequired\s*=\s*True"""),
+    regex(r"""add_argument\(\s*["']([A-Za-z][\w-]*)["']\s*(?:,\s*(?:help|type|metavar|choices)\b[^()]*?)?\)"""),
+    regex(r"""click\.argument\(\s*["']([A-Za-z][\w-]*)["']\s*\)"""),
+    regex(r"""\.(?:command|usage|arguments|argument)\(\s*["'`][^"'`\n]*?(<[\w-]+>)"""),
+    regex(r"""(process\.argv\[[2-9]\])"""),
+)
+_CLI_STDIO = regex(r"""["'`]--stdio\b|\bstdio\s*:\s*\{\s*type\s*:\s*Boolean|\.option\(\s*["']stdio["']""")
+MAX_CLI_HINTS = 4
+
+
+def cli_needs(texts: list[str]) -> tuple[str, ...]:
+    """Comments for the command: what its source says the command line requires, and a --stdio switch."""
+    required: list[str] = []
+    stdio = False
+    for text in texts:
+        for pattern in _CLI_REQUIRED:
+            required.extend(m for m in pattern.findall(text[:MAX_BYTES]) if m not in required)
+        stdio = stdio or _CLI_STDIO.search(text[:MAX_BYTES]) is not None
+    lines = []
+    if required:
+        more = f" and {len(required) - MAX_CLI_HINTS} more" if len(required) > MAX_CLI_HINTS else ""
+        lines.append(f"its source reads required command-line arguments ({', '.join(required[:MAX_CLI_HINTS])}{more}): "
+                     "add them to command")
+    if stdio:
+        lines.append("its command line has a --stdio switch: add it if the server serves HTTP without it")
+    return tuple(lines)
+
+
+def _texts(paths: list[Path]) -> list[str]:
+    found = []
+    for path in paths:
+        try:
+            if path.is_file() and path.stat().st_size <= MAX_BYTES:
+                found.append(path.read_text("utf-8", errors="replace"))
+        except OSError:
+            continue
     return found
 
 
@@ -387,6 +434,7 @@ def render(found: list[Detected]) -> list[str]:
                 f"    command: [{', '.join(json.dumps(a) for a in entry.command)}]",
                 *([f"    cwd: {json.dumps(entry.cwd)}"] if entry.cwd != "." else []),
                 f"    source: [{', '.join(json.dumps(s) for s in entry.source)}]",
+                *(f"    # {comment_text(line)}" for line in entry.cli),
                 *_env_lines(entry.env),
                 "    audit: false"]
     return out
