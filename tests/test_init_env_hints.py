@@ -73,3 +73,18 @@ def test_a_server_without_arguments_gets_no_such_comment(tmp_path: Path):
     (tmp_path / "server.py").write_text(
         "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\nif __name__ == '__main__':\n    mcp.run()\n")
     assert _cli_lines(tmp_path) == []
+
+
+def test_a_go_server_is_started_with_go_run(tmp_path: Path):
+    """A module requiring mcp-go with a main package that serves stdio got no servers: entry, only
+    the commented Python example (mcp-grafana, repository mode round 3)."""
+    (tmp_path / "go.mod").write_text("module example.com/srv\n\ngo 1.23\n\nrequire github.com/mark3labs/mcp-go v0.41.0\n")
+    (tmp_path / "cmd" / "srv").mkdir(parents=True)
+    (tmp_path / "cmd" / "srv" / "main.go").write_text(
+        'package main\n\nimport "github.com/mark3labs/mcp-go/server"\n\nfunc main() {\n'
+        '\ts := server.NewMCPServer("srv", "1.0.0")\n\tserver.ServeStdio(s)\n}\n')
+    (tmp_path / "internal").mkdir()
+    (tmp_path / "internal" / "tools.go").write_text("package internal\n\nfunc Tools() {}\n")
+    found = detect(tmp_path)
+    assert [(d.name, d.command, d.source) for d in found] == [("srv", ("go", "run", "./cmd/srv"), (".",))]
+    assert "github.com/mark3labs/mcp-go server in cmd/srv" in found[0].how

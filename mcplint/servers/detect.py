@@ -79,7 +79,7 @@ class Detected:
 
 
 def detect(folder: Path) -> list[Detected]:
-    found = _node(folder) + _python(folder)
+    found = _node(folder) + _python(folder) + _go(folder)
     names: set[str] = set()
     unique = []
     for entry in found:
@@ -138,6 +138,45 @@ def _python(folder: Path) -> list[Detected]:
         found.append(Detected(_server_name(entry, folder), ("python", *target), (source,), how, cwd,
                               tuple(sorted(env - _NOT_SETTINGS)), cli_needs([texts[entry], texts[path]])))
     return found
+
+
+# Go: a main package of a module that requires an MCP SDK and serves over stdio.
+GO_SDKS = ("github.com/mark3labs/mcp-go", "github.com/modelcontextprotocol/go-sdk", "github.com/metoro-io/mcp-golang")
+_GO_MAIN = regex(r"(?m)^package\s+main\b")
+_GO_STDIO = regex(r"\bServeStdio\s*\(|\bStdioTransport\b|\bNewStdioServer\s*\(|\bstdio\.New")
+
+
+def _go(folder: Path) -> list[Detected]:
+    found = []
+    for mod in _files(folder, "go.mod"):
+        try:
+            text = mod.read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+        sdk = next((name for name in GO_SDKS if name in text), None)
+        if sdk is None:
+            continue
+        base = mod.parent
+        mains = sorted({path.parent for path in _files(base, ".go") if _go_serves(path)})
+        for package in mains:
+            relative = package.relative_to(base).as_posix()
+            target = "." if relative == "." else f"./{relative}"
+            cwd = base.relative_to(folder).as_posix() if base != folder else "."
+            name = _name(package.name if relative != "." else base.name)
+            found.append(Detected(name, ("go", "run", target), (cwd if cwd != "." else ".",),
+                                  f"{sdk} server in {package.relative_to(folder).as_posix() or '.'}", cwd,
+                                  cli=cli_needs(_texts(sorted(package.glob("*.go"))[:50]))))
+    return found
+
+
+def _go_serves(path: Path) -> bool:
+    if path.name.endswith("_test.go"):
+        return False
+    try:
+        text = path.read_text("utf-8", errors="replace")[:MAX_BYTES]
+    except OSError:
+        return False
+    return _GO_MAIN.search(text) is not None and _GO_STDIO.search(text) is not None
 
 
 def _server_name(entry: Path, folder: Path) -> str:
