@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcplint.regex_cache import regex
+from mcplint.servers.cli_hints import cli_needs, texts_of
 
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "env", "__pycache__", "build", "dist", ".tox", ".nox",
              "site-packages", ".mypy_cache", ".pytest_cache", "tests", "test", "fixtures", "examples"}
@@ -79,7 +80,9 @@ class Detected:
 
 
 def detect(folder: Path) -> list[Detected]:
-    found = _node(folder) + _python(folder) + _go(folder)
+    from mcplint.servers.detect_go import detect_go
+
+    found = _node(folder) + _python(folder) + detect_go(folder)
     names: set[str] = set()
     unique = []
     for entry in found:
@@ -93,7 +96,7 @@ def detect(folder: Path) -> list[Detected]:
 
 def _python(folder: Path) -> list[Detected]:
     texts: dict[Path, str] = {}
-    for path in _files(folder, ".py"):
+    for path in walk_files(folder, ".py"):
         try:
             texts[path] = path.read_text("utf-8", errors="replace")
         except OSError:
@@ -140,50 +143,11 @@ def _python(folder: Path) -> list[Detected]:
     return found
 
 
-# Go: a main package of a module that requires an MCP SDK and serves over stdio.
-GO_SDKS = ("github.com/mark3labs/mcp-go", "github.com/modelcontextprotocol/go-sdk", "github.com/metoro-io/mcp-golang")
-_GO_MAIN = regex(r"(?m)^package\s+main\b")
-_GO_STDIO = regex(r"\bServeStdio\s*\(|\bStdioTransport\b|\bNewStdioServer\s*\(|\bstdio\.New")
-
-
-def _go(folder: Path) -> list[Detected]:
-    found = []
-    for mod in _files(folder, "go.mod"):
-        try:
-            text = mod.read_text("utf-8", errors="replace")
-        except OSError:
-            continue
-        sdk = next((name for name in GO_SDKS if name in text), None)
-        if sdk is None:
-            continue
-        base = mod.parent
-        mains = sorted({path.parent for path in _files(base, ".go") if _go_serves(path)})
-        for package in mains:
-            relative = package.relative_to(base).as_posix()
-            target = "." if relative == "." else f"./{relative}"
-            cwd = base.relative_to(folder).as_posix() if base != folder else "."
-            name = _name(package.name if relative != "." else base.name)
-            found.append(Detected(name, ("go", "run", target), (cwd if cwd != "." else ".",),
-                                  f"{sdk} server in {package.relative_to(folder).as_posix() or '.'}", cwd,
-                                  cli=cli_needs(_texts(sorted(package.glob("*.go"))[:50]))))
-    return found
-
-
-def _go_serves(path: Path) -> bool:
-    if path.name.endswith("_test.go"):
-        return False
-    try:
-        text = path.read_text("utf-8", errors="replace")[:MAX_BYTES]
-    except OSError:
-        return False
-    return _GO_MAIN.search(text) is not None and _GO_STDIO.search(text) is not None
-
-
 def _server_name(entry: Path, folder: Path) -> str:
     """The module's name, or its package's for a generic one (server.py, cli.py, __init__.py...)."""
     if f"{entry.stem}.py" not in (*RUNNER_NAMES, "__init__.py"):
-        return _name(entry.stem)
-    return _name(entry.parent.name if entry.parent != folder else folder.name)
+        return package_name(entry.stem)
+    return package_name(entry.parent.name if entry.parent != folder else folder.name)
 
 
 def _within(path: Path, folder: Path) -> bool:
@@ -289,7 +253,7 @@ def _python_target(path: Path, folder: Path, texts: dict[Path, str]) -> tuple[tu
 
 def _node(folder: Path) -> list[Detected]:
     found = []
-    for path in _files(folder, "package.json"):
+    for path in walk_files(folder, "package.json"):
         try:
             package = json.loads(path.read_text("utf-8"))
         except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested too deeply
@@ -320,53 +284,9 @@ def _node(folder: Path) -> list[Detected]:
         from mcplint.servers.built import build_output
 
         env = _js_env([folder / source, base / entry, *build_output(("node", relative), folder, (folder.resolve(),))])
-        found.append(Detected(_name(name), (*runner, relative), (source,), how, env=env,
-                              cli=cli_needs(_texts([base / entry, *build_output(("node", relative), folder,
+        found.append(Detected(package_name(name), (*runner, relative), (source,), how, env=env,
+                              cli=cli_needs(texts_of([base / entry, *build_output(("node", relative), folder,
                                                                                     (folder.resolve(),))]))))
-    return found
-
-
-# What a server's command line needs that init cannot fill in: a required option or argument
-# (argparse's required=True, click's required option or argument, a positional; yargs' and
-# commander's `<name>`, process.argv[2]), and a --stdio switch (figma serves HTTP without it).
-_CLI_REQUIRED = (
-    regex(r"""add_argument\(\s*["'](--[\w-]+)["'][^()]*?\brequired\s*=\s*True"""),
-    regex(r"""click\.option\(\s*["'](--[\w-]+)["'][^()]*?\brequired\s*=\s*True"""),
-    regex(r"""add_argument\(\s*["']([A-Za-z][\w-]*)["']\s*(?:,\s*(?:help|type|metavar|choices)\b[^()]*?)?\)"""),
-    regex(r"""click\.argument\(\s*["']([A-Za-z][\w-]*)["']\s*\)"""),
-    regex(r"""\.(?:command|usage|arguments|argument)\(\s*["'`][^"'`\n]*?(<[\w-]+>)"""),
-    regex(r"""(process\.argv\[[2-9]\])"""),
-)
-_CLI_STDIO = regex(r"""["'`]--stdio\b|\bstdio\s*:\s*\{\s*type\s*:\s*Boolean|\.option\(\s*["']stdio["']""")
-MAX_CLI_HINTS = 4
-
-
-def cli_needs(texts: list[str]) -> tuple[str, ...]:
-    """Comments for the command: what its source says the command line requires, and a --stdio switch."""
-    required: list[str] = []
-    stdio = False
-    for text in texts:
-        for pattern in _CLI_REQUIRED:
-            required.extend(m for m in pattern.findall(text[:MAX_BYTES]) if m not in required)
-        stdio = stdio or _CLI_STDIO.search(text[:MAX_BYTES]) is not None
-    lines = []
-    if required:
-        more = f" and {len(required) - MAX_CLI_HINTS} more" if len(required) > MAX_CLI_HINTS else ""
-        lines.append(f"its source reads required command-line arguments ({', '.join(required[:MAX_CLI_HINTS])}{more}): "
-                     "add them to command")
-    if stdio:
-        lines.append("its command line has a --stdio switch: add it if the server serves HTTP without it")
-    return tuple(lines)
-
-
-def _texts(paths: list[Path]) -> list[str]:
-    found = []
-    for path in paths:
-        try:
-            if path.is_file() and path.stat().st_size <= MAX_BYTES:
-                found.append(path.read_text("utf-8", errors="replace"))
-        except OSError:
-            continue
     return found
 
 
@@ -408,7 +328,7 @@ def _entry(package: dict) -> str | None:
     return main if isinstance(main, str) else None
 
 
-def _files(folder: Path, suffix: str):
+def walk_files(folder: Path, suffix: str):
     count = 0
     for path in sorted(folder.rglob(f"*{suffix}" if suffix.startswith(".") else suffix)):
         if count >= MAX_FILES:
@@ -429,7 +349,7 @@ def _dict(value) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _name(text: str) -> str:
+def package_name(text: str) -> str:
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.") or "server"
     return name[:64]
 

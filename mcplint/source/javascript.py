@@ -67,10 +67,9 @@ class Reader:
         return found
 
     def resolve(self, node: Node | None, depth: int = 0) -> Node | None:
-        """A bare identifier declared in this file stands for the declared value, and so does a
-        member of a declared object literal (`TOOLS.work_list` of `const TOOLS = {work_list:
-        "work_list"}`: azure-devops; `spec.name` of `const spec = {name: ..., parametersSchema:
-        z.object(shape)}`: figma), `.shape` of a `z.object(shape)` being its shape."""
+        """A bare identifier declared in this file stands for the declared value, and so does a member
+        of a declared object literal (azure-devops' `TOOLS.work_list`, figma's `spec.name`), the
+        `.shape` of a `z.object(shape)` being its shape."""
         if not isinstance(node, Chain) or node.base not in self.declarations or depth >= 4:
             return node
         if not node.segments:
