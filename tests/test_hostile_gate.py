@@ -232,6 +232,8 @@ STILL_CALLED = [
     # clauses whose verbs are known reads, and words after "and" that are not verbs
     tool("list_files", "Lists files and folders in the directory. Returns the names and sizes."),
     tool("echo", "Echoes back the input string."),
+    tool("get_files", "Tool that lists the files in a folder."),
+    tool("get_weather", "Function that returns the weather for a city. Use this to plan a trip."),
     tool("lookup_user", "Looks up a user by email address and returns the profile."),
     tool("add_numbers", "Add two integers and return their sum."),
     tool("fetch_url", "Fetches a URL.", obj({"url": {"type": "string", "default": "https://example.com/a?b=c"}}, ["url"])),

@@ -194,7 +194,8 @@ def _clause_refusal(words: list[str]) -> str | None:
 # Words that open a clause and take an object without being verbs there.
 _NOT_VERBS = frozenset("for with from in on of to by at as if when where whether while all each every both "
                        "only just not also either neither optionally or and but so than nor plus e g i "
-                       "eg ie etc".split()) | DETERMINERS
+                       "eg ie etc tool tools function endpoint helper utility api method service server "
+                       "resource wrapper".split()) | DETERMINERS  # "Tool that lists ...": a noun
 
 
 def _verb_base(word: str) -> str:
