@@ -19,14 +19,19 @@ from typing import TextIO
 from mcplint.errors import MCPLintError
 
 
+# Windows has neither flag (nor symlinks a repository can plant without privileges, nor FIFOs).
+_NOFOLLOW, _NONBLOCK = getattr(os, "O_NOFOLLOW", 0), getattr(os, "O_NONBLOCK", 0)
+
+
 def open_text(path: Path | str, what: str) -> TextIO:
     """``path`` opened for writing text (truncated), or a one-line MCPLintError naming ``what``."""
     try:
-        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | _NONBLOCK, 0o644)
     except OSError as err:
         handle = _through_link(path, what, err)
     try:
-        os.set_blocking(handle, True)
+        if _NONBLOCK:
+            os.set_blocking(handle, True)
         return os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace")
     except OSError as err:
         os.close(handle)
@@ -57,7 +62,7 @@ def _through_link(path: Path | str, what: str, err: OSError) -> int:
         raise MCPLintError(f"{path}: is a symbolic link (to {where}); mcplint writes its {what} only to a regular "
                            "file, never through a link (remove the link, or write elsewhere)") from None
     try:
-        return os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        return os.open(path, os.O_WRONLY | _NONBLOCK)
     except OSError as again:
         if again.errno == errno.ENXIO:
             raise MCPLintError(f"{path}: cannot write {what}: a named pipe that nobody reads") from None
