@@ -14,7 +14,8 @@ the first caller on a record moves them on) stay together in the parent, with th
 that read ``content``'s walk of each result (one walk, cached, serves them all) and the
 manifest rules of tools/list pages, and the rules that read HTTP headers (lower-cased once per
 record, for the parent's HTTP rules). The child gets the other rules with a ``check_exchange``
-hook: about half of the work (the benchmark transcript's shards take within 10 % of each other).
+hook but those of PARENT_FOR_BALANCE: about half of the work (the benchmark transcript's shards take
+within 1 % of each other).
 
 Only regular files of at least MIN_BYTES, with two usable CPUs, fork on a single-threaded
 process, never inside a pool worker (the folder's pool already uses the cores), and never
