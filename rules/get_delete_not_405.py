@@ -42,6 +42,8 @@ class GetDelete405Missing(TrafficRule):
         request = first_of_response(record, session)
         if request is None or request.method not in ("GET", "DELETE") or record.status in _EARLIER_CHECKS:
             return
+        if request.probe == "old-transport":
+            return  # the audit asking whether this is an HTTP+SSE server (2024-11-05), not a 2026-07-28 one
         if record.status is None:
             return
         yield Violation(

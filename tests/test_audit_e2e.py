@@ -410,6 +410,25 @@ def test_http_server_that_crashes():
         assert_fails_cleanly(proc, started, 12, server.url, "closed the connection")
 
 
+def test_a_server_of_the_old_http_sse_transport_is_named(tmp_path):
+    """The spec's backward-compatibility test (initialize POSTed, a 4xx, then a GET whose stream
+    opens with an `endpoint` event) names the 2024-11-05 transport instead of "rejected initialize:
+    HTTP 405"; the probe's GET is not judged as a 2026-07-28 server's (MCP818)."""
+    with HttpServer("old_sse") as server:
+        url = f"http://127.0.0.1:{server.port}/sse"
+        record = tmp_path / "old.jsonl"
+        started = time.monotonic()
+        proc = run_audit("--timeout", "5", "--format", "json", "--record", str(record), url, timeout=60)
+        assert_fails_cleanly(proc, started, 20, url, "HTTP+SSE transport of protocol 2024-11-05",
+                             "answered with HTTP 405", "first event is 'endpoint'")
+        assert [f["rule"] for f in json.loads(proc.stdout)["findings"]] == []
+        probes = [json.loads(line).get("probe") for line in record.read_text("utf-8").splitlines()]
+        assert "old-transport" in probes
+        # A Streamable HTTP URL that is merely wrong (404 at /nowhere) is not taken for the old transport.
+        proc = run_audit("--timeout", "5", f"http://127.0.0.1:{server.port}/nowhere", timeout=60)
+        assert proc.returncode == 2 and "rejected initialize: HTTP 404" in proc.stderr.decode()
+
+
 def test_redirect_to_another_origin_is_not_followed():
     """The redirect target is a real listener that records whatever reaches it: nothing may."""
     import threading

@@ -161,6 +161,7 @@ def _initialize(audit: Audit, forced: str | None) -> bool:
     if not (reply.ok and isinstance(reply.result, dict)):
         if forced is None and _stateless_after_all(session, reply) and _discover_again(audit):
             return True
+        _old_transport(audit, reply)
         error = reply.error or {}
         raise ServerError(_prefix(audit) + f"the server rejected initialize: {reply.describe()}"
                           + (f" {quoted(error.get('message'), 200)}" if error.get("message") else ""))
@@ -186,6 +187,30 @@ def _initialize(audit: Audit, forced: str | None) -> bool:
     if isinstance(session, HttpSession):
         audit.ran("notification", f"notifications/initialized: {initialized.describe()}")
     return True
+
+
+OLD_TRANSPORT_BOUND = 5.0  # seconds the GET waits for the first event of an HTTP+SSE stream
+
+
+def _old_transport(audit: Audit, reply: Reply) -> None:
+    """A POSTed initialize refused with a 4xx: is this a server of the HTTP+SSE transport that
+    2025-03-26 replaced? The spec's own test (Transports, backward compatibility): a GET to the
+    same URL opens an event stream whose first event is ``endpoint``. If so the audit ends
+    naming it; mcplint speaks Streamable HTTP only."""
+    session = audit.session
+    if not isinstance(session, HttpSession) or reply.status is None or not 400 <= reply.status < 500:
+        return
+    got = session.send(None, method="GET", accept="text/event-stream", probe="old-transport",
+                       read_bound=min(OLD_TRANSPORT_BOUND, session.timeout), first_event_only=True,
+                       headers=session.headers_for(None))
+    http = got.http
+    if got.timed_out or http is None or http.content_type != "text/event-stream" or http.first_event != "endpoint":
+        return
+    raise ServerError(f"{session.client.url}: the server speaks the HTTP+SSE transport of protocol 2024-11-05 "
+                      f"(initialize was answered with HTTP {reply.status}, and a GET opened an event stream whose "
+                      "first event is 'endpoint'), which 2025-03-26 replaced with Streamable HTTP; mcplint audits "
+                      "Streamable HTTP and stdio only: audit the server over stdio, or at its Streamable HTTP "
+                      "endpoint if it has one (often /mcp)")
 
 
 def _keep_session_id(audit: Audit, value: str | None) -> None:

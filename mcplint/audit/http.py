@@ -57,6 +57,7 @@ class HttpReply:
     body: str = ""  # a non-JSON body, shortened
     content_type: str = ""
     cut_short: bool = False  # the read stopped at the deadline or the bound, not at the end
+    first_event: str | None = None  # the SSE event type of a stream's first event
 
     def header(self, name: str) -> str | None:
         name = name.lower()
@@ -96,11 +97,12 @@ class HttpClient:
                  headers: dict[str, str] | None = None, omit: frozenset[str] = frozenset(),
                  accept: str = ACCEPT_BOTH, until: Callable[[Any], bool] | None = None,
                  read_bound: float | None = None, probe: str | None = None,
-                 send_credentials: bool = True) -> HttpReply:
+                 send_credentials: bool = True, first_event_only: bool = False) -> HttpReply:
         """Send one request and read its response.
 
         ``until(message)`` ends an SSE read early once it returns true (the awaited
-        response arrived); ``read_bound`` caps how long a stream is read (the GET probe).
+        response arrived); ``read_bound`` caps how long a stream is read (the GET probe);
+        ``first_event_only`` ends it after the first event, whatever it holds.
         ``omit`` drops headers by lower-case name; ``send_credentials=False`` drops the
         user's --header values (the no-credentials probe)."""
         body = None
@@ -122,7 +124,7 @@ class HttpClient:
             if watchdog.fired:
                 raise TimeoutError  # headers dripped past the deadline
             try:
-                return self._read(response, sock, deadline, until, read_bound)
+                return self._read(response, sock, deadline, until, read_bound, first_event_only)
             finally:
                 if response.will_close or not response.isclosed():
                     response.close()
@@ -239,7 +241,7 @@ class HttpClient:
         return ServerError(f"{self.url}: the response body is not valid HTTP ({_name(err)}: "
                            f"{printable(str(err))[:80]}); mcplint stopped reading it")
 
-    def _read(self, response, sock, deadline, until, read_bound) -> HttpReply:
+    def _read(self, response, sock, deadline, until, read_bound, first_event_only=False) -> HttpReply:
         headers: dict[str, str] = {}
         for name, value in response.getheaders():
             headers[name] = f"{headers[name]}, {value}" if name in headers else value
@@ -248,7 +250,7 @@ class HttpClient:
         http_info = {"status": response.status, "headers": headers}
         stop = deadline if read_bound is None else min(deadline, time.monotonic() + read_bound)
         if reply.content_type == "text/event-stream" and 200 <= response.status < 300:
-            self._read_stream(response, sock, reply, http_info, stop, until)
+            self._read_stream(response, sock, reply, http_info, stop, until, first_event_only)
             return reply
         try:
             data = self._read_body(response, sock, stop)
@@ -295,7 +297,8 @@ class HttpClient:
                 raise _TooLarge
         return b"".join(chunks)
 
-    def _read_stream(self, response, sock, reply: HttpReply, http_info: dict, stop: float, until) -> None:
+    def _read_stream(self, response, sock, reply: HttpReply, http_info: dict, stop: float, until,
+                     first_event_only: bool = False) -> None:
         parser = SSEParser()
         recorded = size = 0
 
@@ -314,7 +317,9 @@ class HttpClient:
                     reply.messages.append(message)
                 self.recorder.server(message, http_info, raw=raw[:RAW_LIMIT] if raw else None)
                 recorded += 1
-                if awaited:
+                if reply.first_event is None:
+                    reply.first_event = event.event
+                if awaited or first_event_only:
                     return True
             return False
 

@@ -194,7 +194,7 @@ class HttpSession(Session):
              timeout: float | None = None, headers: dict[str, str] | None = None,
              omit: frozenset[str] = frozenset(), send_credentials: bool = True,
              method: str = "POST", accept: str | None = None, read_bound: float | None = None,
-             **_ignored) -> Reply:
+             first_event_only: bool = False, **_ignored) -> Reply:
         timeout = self.within_audit(timeout)
         version = None
         if isinstance(message, dict):
@@ -211,7 +211,8 @@ class HttpSession(Session):
             http_reply = self.client.exchange(
                 method, message, raw=raw, timeout=timeout or self.timeout, headers=sent_headers, omit=omit,
                 until=(lambda m: _is_response(m, request_id)) if request_id is not None else None,
-                read_bound=read_bound, probe=probe, send_credentials=send_credentials, **options,
+                read_bound=read_bound, probe=probe, send_credentials=send_credentials,
+                first_event_only=first_event_only, **options,
             )
         except TimeoutError:
             return Reply(timed_out=True)
