@@ -621,3 +621,31 @@ def test_a_name_repeated_a_hundred_thousand_times_is_searched_in_linear_time():
     assert groups.enclosing(100_000 + 1) == (100_000, 100_002)
     assert groups.enclosing(49_999 + 1) == (49_999, 50_001)
     assert time.process_time() - started < 10  # under a second; hours before
+
+
+GO_SDK = '''package main
+
+import "github.com/modelcontextprotocol/go-sdk/mcp"
+
+type HiArgs struct {
+	Name  string `json:"name" jsonschema:"the name of the person to greet"`
+	Times int    `json:"times,omitempty"`
+}
+
+func main() {
+	server := mcp.NewServer(&mcp.Implementation{Name: "greeter"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "greet", Description: "Say hi to someone."}, SayHi)
+}
+'''
+
+
+def test_go_struct_tags_place_a_typed_tools_parameters(tmp_path):
+    """The Go SDK's typed inputs: a parameter's description is its jsonschema tag, its key the
+    json tag (before ",omitempty"); before, both fell back to the tool's name."""
+    (tmp_path / "main.go").write_text(GO_SDK)
+    index = SourceIndex.build([tmp_path], tmp_path)
+    described = index.locate("tools", "greet", ("inputSchema", "properties", "name", "description"),
+                             "the name of the person to greet")
+    assert (described.span.line, covered(tmp_path, described)) == (6, '"the name of the person to greet"')
+    key = index.locate("tools", "greet", ("inputSchema", "properties", "times"), {"type": "integer"})
+    assert (key.span.line, covered(tmp_path, key)) == (7, 'times')

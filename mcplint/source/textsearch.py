@@ -34,6 +34,11 @@ _LITERAL_SLASH = regex(rf"//[^\n]*|/\*.*?\*/|{_QUOTED}|`([^`]*)`", re.DOTALL)  #
 _LITERAL_SCRIPT = regex(rf"//[^\n]*|/\*.*?\*/|{_QUOTED}|`((?:[^`\\]|\\.)*)`", re.DOTALL)  # JS templates
 
 
+# A Go struct tag (`json:"city,omitempty" jsonschema:"City name"`) and its key:"value" pairs.
+_TAG_PAIR = regex(r'(\w+):"((?:[^"\\]|\\.)*)"')
+_STRUCT_TAG = regex(r'\s*(?:\w+:"(?:[^"\\]|\\.)*"\s*)+')
+
+
 def _literals_of(suffix: str):
     from mcplint.source.brackets import _HASH_COMMENTS
 
@@ -74,10 +79,27 @@ class TextSearch:
                 continue
             self.searched += 1
             pattern = _literals_of(file.suffix)
+            go = file.suffix == ".go"
             for match in pattern.finditer(text):
                 group = next((g for g in range(1, 6) if match.start(g) >= 0), None)
                 if group is not None:  # (a comment otherwise)
                     self.literals[match.group(group)].append((file, match.start(), match.end()))
+                    if go and group == 5:
+                        self._index_tag(file, match.group(5), match.start(5))
+
+    def _index_tag(self, file: SourceFile, text: str, at: int) -> None:
+        """A Go struct tag's values, each as a literal of its own (the Go SDK's typed tool inputs:
+        `json:"city" jsonschema:"City name"`): a parameter's description is the jsonschema value,
+        its name the json value before any ",omitempty"."""
+        if _STRUCT_TAG.fullmatch(text) is None:
+            return
+        for pair in _TAG_PAIR.finditer(text):
+            value, start = pair.group(2), at + pair.start(2)
+            if pair.group(1) == "json":
+                value = value.split(",", 1)[0]
+            if value and value != "-":  # quotes included when the value is the whole of them
+                whole = len(value) == len(pair.group(2))
+                self.literals[value].append((file, start - whole, start + len(value) + whole))
 
     def occurrences(self, value: str) -> list[tuple[SourceFile, int, int]]:
         found: dict[tuple[str, int], tuple[SourceFile, int, int]] = {}
@@ -137,6 +159,12 @@ class TextSearch:
     def _only_key(self, file: SourceFile, key: str) -> tuple[SourceFile, int, int] | None:
         """The key written once in the file, bare or quoted, before a colon (next-devtools:
         `export const inputSchema = { task: z.string()... }` beside `metadata = { name: ... }`)."""
+        if file.suffix == ".go":
+            found = list(re.finditer(rf'json:"({re.escape(key)})([,"])', file.text()))
+            if len(found) != 1:
+                return None
+            whole = found[0].group(2) == '"'  # quotes included when the key is the whole of them
+            return file, found[0].start(1) - whole, found[0].end(1) + whole
         if file.suffix not in CODE or not key.isidentifier():
             return None
         found = list(re.finditer(rf"(?<![\w$.\"'])([\"']?){re.escape(key)}\1\s*:(?!:)", file.text()))
