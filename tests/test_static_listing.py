@@ -325,3 +325,26 @@ def test_a_decorator_of_the_project_own_imported_from_another_module(tmp_path: P
     assert tools["lean_goal"]["inputSchema"]["properties"]["file_path"]["description"] == "Path to the Lean file"
     where = index.locate("tools", "lean_goal", ("inputSchema", "properties", "lineNo"), None)
     assert (where.path, where.span.line, where.span.column) == ("leanish/tools/goals.py", 9, 5)
+
+
+def test_functions_registered_by_call_are_read(tmp_path: Path):
+    """`Tool.from_function(fn, name=...)`, `mcp.tool(fn, name=...)` and a FastMCP subclass's
+    `self.tool(self.method, name=...)` register a function without a decorator (fastmcp 2.7+, and
+    mcp 1.x's Tool.from_function); offline they were not read at all."""
+    (tmp_path / "app.py").write_text(
+        'from fastmcp import FastMCP\nfrom fastmcp.tools import Tool\n\nmcp = FastMCP("x")\n\n\n'
+        'def search(query: str, limit: int = 5) -> str:\n    """Search the notes."""\n    return query\n\n\n'
+        'def shout(word: str) -> str:\n    return word.upper()\n\n\n'
+        'mcp.add_tool(Tool.from_function(search, name="search_notes"))\n'
+        'mcp.tool(shout, name="shout_word", description="Shout a word.")\n\n\n'
+        'class NotesServer(FastMCP):\n    def __init__(self):\n        super().__init__("notes")\n'
+        '        self.tool(self.count_notes, name="count_notes")\n\n'
+        '    def count_notes(self, folder: str) -> int:\n        """Count the notes in a folder."""\n        return 0\n\n\n'
+        '@mcp.tool(description="Decorated, not registered twice.")\ndef plain(x: int) -> int:\n    return x\n')
+    static = SourceIndex.build([tmp_path], tmp_path).static_listing(python_version=(3, 11))
+    tools = {tool["name"]: tool for tool in static["tools"]}
+    assert sorted(tools) == ["count_notes", "plain", "search_notes", "shout_word"]
+    assert tools["search_notes"]["description"] == "Search the notes."
+    assert tools["search_notes"]["inputSchema"]["required"] == ["query"]
+    assert tools["shout_word"]["description"] == "Shout a word."
+    assert list(tools["count_notes"]["inputSchema"]["properties"]) == ["folder"]

@@ -1,7 +1,8 @@
 """Tool, prompt and resource definitions in Python source, read with `ast` (never imported or run).
 
 - `@mcp.tool(...)`, `@mcp.prompt(...)`, `@mcp.resource("uri", ...)` on an `MCPServer` (mcp 2.x),
-  a `FastMCP` (mcp 1.x) or the standalone `fastmcp` package, and `mcp.add_tool(fn, ...)`: the
+  a `FastMCP` (mcp 1.x) or the standalone `fastmcp` package, `mcp.add_tool(fn, ...)`, `Tool.from_function(fn,
+  ...)` and `mcp.tool(fn, ...)` or `self.tool(self.method, ...)`: the
   name, title, description (keyword or docstring), annotations and each parameter.
 - Low-level literals: `types.Tool(name=..., inputSchema={...})`, `types.Prompt(...)`,
   `types.Resource(...)` and plain dicts with `"name"` and `"inputSchema"` (or `"arguments"`,
@@ -28,6 +29,7 @@ DICT_KINDS = (("inputSchema", "tools"), ("uriTemplate", "resourceTemplates"), ("
               ("arguments", "prompts"))
 PREFILTER = (".tool", ".prompt", ".resource", "Tool(", "Prompt(", "Resource", "inputSchema", "add_tool",
              "FastMCP", "MCPServer", "@tool(", "@prompt(")
+REGISTERING_MARKERS = ("from_function(", ".tool(")  # a registering call may sit in any expression
 LITERAL_MARKERS = ("Tool(", "Prompt(", "Resource(", "ResourceTemplate(", "inputSchema", "uriTemplate", '"uri"',
                    "'uri'", '"arguments"', "'arguments'")
 
@@ -95,6 +97,8 @@ def parse(path: str, text: str, lines: list[str]) -> PythonFile:
         elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
               and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "add_tool"):
             added.append(node.value)
+    if any(marker in text for marker in REGISTERING_MARKERS):  # anywhere in an expression: walk the tree
+        added += [node for node in ast.walk(tree) if isinstance(node, ast.Call) and _registers_function(node)]
     # Literals can sit in any expression: only files that may hold one pay for the full walk.
     if any(marker in text for marker in LITERAL_MARKERS):
         for node in ast.walk(tree):
@@ -106,11 +110,33 @@ def parse(path: str, text: str, lines: list[str]) -> PythonFile:
             if found is not None:
                 definitions.append(found)
     for node in added:  # mcp.add_tool(fn, name=...) refers to a function defined anywhere in the file
-        if node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in functions:
-            found = _registered(functions[node.args[0].id], "tools", node, where, names, flavor, "add_tool")
+        func = _function_named(node.args[0], functions) if node.args else None
+        if func is not None:
+            bound = isinstance(node.args[0], ast.Attribute)  # self.method: the SDK never sees `self`
+            found = _registered(func, "tools", node, where, names, flavor, "add_tool", bound=bound)
             if found is not None:
                 definitions.append(found)
     return PythonFile(definitions, models, flavor)
+
+
+def _registers_function(call: ast.Call) -> bool:
+    """`Tool.from_function(fn, name=...)` (fastmcp, and mcp 1.x's FastMCP), and `mcp.tool(fn, ...)` or
+    `self.tool(self.method, ...)` (fastmcp 2.7+: `tool` called with the function, not as a decorator)."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or not call.args:
+        return False
+    if func.attr == "from_function":
+        return isinstance(func.value, ast.Name) and func.value.id == "Tool"
+    return func.attr == "tool" and isinstance(call.args[0], (ast.Name, ast.Attribute))
+
+
+def _function_named(node: ast.AST, functions: dict) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The function of the file that ``node`` names: `fn`, or `self.method` / `cls.method`."""
+    if isinstance(node, ast.Name):
+        return functions.get(node.id)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+        return functions.get(node.attr)
+    return None
 
 
 def _statements(tree: ast.Module):
@@ -201,8 +227,10 @@ def _dotted(node: ast.AST) -> str:
 
 
 def _registered(func, kind: str, call: ast.Call | None, where: Locator, names, flavor,
-                construct: str, named: tuple[str, ast.AST | None] | None = None) -> Definition | None:
-    """`named`: the name a wrapper registers the function under, and the node that writes it."""
+                construct: str, named: tuple[str, ast.AST | None] | None = None,
+                bound: bool = False) -> Definition | None:
+    """`named`: the name a wrapper registers the function under, and the node that writes it;
+    `bound`: the function is a method registered bound (its first parameter is not listed)."""
     given = keywords(call)
     positional = call.args[1:] if call is not None and construct == "add_tool" else (call.args if call else [])
     name_node = given["name"].value if "name" in given else None
@@ -237,7 +265,7 @@ def _registered(func, kind: str, call: ast.Call | None, where: Locator, names, f
     doc = _docstring(func)
     if doc is not None:
         definition.put(("description",), where.node(doc), f"docstring of {label}", doc.value)
-    params = function_params(func, where)
+    params = function_params(func, where)[1:] if bound and func.args.args else function_params(func, where)
     decorated = Decorated(func, given, params, names, flavor)
     if params:
         first, last = params[0].whole.span, params[-1].whole.span
