@@ -86,6 +86,10 @@ def run_audit(*, target, fmt, output, select, ignore, protocol_version, config_p
                 _report(failed.audit, label, url, argv, record_path, record is not None, plan, cfg, fmt, output,
                         fail_on, sarif_output, partial=True, view=view)
             raise MCPLintError(str(failed)) from None
+        if audit.stopped:  # turned away at initialize (401/403): reported, but nothing past it was audited
+            _report(audit, label, url, argv, record_path, record is not None, plan, cfg, fmt, output, fail_on,
+                    sarif_output, partial=True, view=view)
+            raise MCPLintError(f"{label}: {audit.stopped}")
         return _report(audit, label, url, argv, record_path, record is not None, plan, cfg, fmt, output, fail_on,
                        sarif_output, view=view)
     finally:
@@ -130,7 +134,8 @@ def _drive(url, argv, label, server_env, cwd, user_headers, settings, record_pat
     except DriveFailed as failed:
         raise AuditFailed(str(failed), failed.audit, failed.server_lines) from None
     for note in audit.notes:
-        print(f"mcplint: audit: {note}", file=sys.stderr)
+        if note != audit.stopped:  # that one ends the command as its error line
+            print(f"mcplint: audit: {note}", file=sys.stderr)
     return audit
 
 
