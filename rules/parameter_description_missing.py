@@ -160,6 +160,12 @@ def _documented_elsewhere(violation, doc):
         shown = f"{name}: {text if len(text) <= 60 else text[:57] + '...'}"
     else:
         shown = _explained(description[:_MAX_DOCUMENTED], name)
+        if not shown and nested and _names(description[:_MAX_DOCUMENTED], name):
+            # a nested parameter the tool's description names, as its parent's would (ms365's
+            # "Body: { EmailAddresses: [...], MailTipsOptions: '...' }")
+            return Violation(pointer, f"Parameter '{name}' is described only in the tool's description; put "
+                                      "that in the parameter's own description, where clients that show parameters "
+                                      "read it", severity=Severity.INFO)
         if not shown:
             return None
     return Violation(pointer, f"Parameter '{name}' is described only in the tool's description "
