@@ -84,7 +84,8 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
 # examples, not a vague account of what a tool does: two or more quoted or code-span values ('Can be
 # "guide", "report", "person", etc.': basic-memory's note_type), a list inside parentheses ('protected
 # branches (main, master, production, etc.)', '(1 for first parent, 2 for second, etc.)': git-mcp-
-# server), or a list after "e.g." or "such as". A bare 'orders, invoices, etc.' stays vague, and so
+# server), a list after "e.g.", "such as", "like" or "including", a list of names mid-sentence ("in
+# German, French, Japanese, etc.") or one of words between slashes ("a flowchart / sequence / etc."). A bare 'orders, invoices, etc.' stays vague, and so
 # does 'stuff' anywhere. A quoted value may be followed by what it means ("Use 'hour' for very recent
 # news, 'day' for today's updates, etc.": perplexity's search_recency_filter); single quotes count
 # only where no letter touches them (not the apostrophes of "don't, can't, etc.").
@@ -99,7 +100,10 @@ _EXAMPLES_BEFORE = regex(
     rf"|(?:{_INDEX_VALUE}\s*,\s*)+{_INDEX_VALUE}\s*,?\s*$"  # [0], [1], etc. (desktop-commander); 1, 2, 3, etc.
     r"|\([^()\n]{1,300}?,\s*(?:and\s+|or\s+)?$"  # (a, b, etc.)
     rf"|{_CALL}\s*,\s*$"  # use: ha_get_domain_docs("input_number"), etc.
-    rf"|\b(?:e\.\s?g\.|such\s+as|for\s+(?:example|instance))[:,]?\s+(?:{_CALL}|[^.;:()\n]){{1,300}}?(?:,\s*|\s+)$",
+    rf"|\b(?:e\.\s?g\.|such\s+as|like|including|for\s+(?:example|instance))[:,]?\s+(?:{_CALL}|[^.;:()\n]){{1,300}}?"
+    r"(?:,\s*|\s+)$"
+    r"|(?:\b[^\W\d_][\w-]{0,40}[ \t]*/[ \t]*){2,}$"  # a flowchart / architecture / sequence / etc.
+    r"|(?-i:(?<=[a-z][ \t])(?:[A-Z][\w-]{0,40}[ \t]*,[ \t]*){2,})$",  # in German, French, etc.: names
     re.I)
 _OPEN_ENDINGS = ("etc", "and so", "and more", "and many more", "and much more")
 MAX_EXAMPLE_LOOKS = 32  # per text: a hostile text of a million "etc." costs 32 looks back (< 1 ms each)
