@@ -20,9 +20,10 @@ class MarkupInText(ToolRule):
     (`<script>`, `<iframe>`, `<svg>`, ...), a void element (`<br>`, `<img>`), a closing
     tag, or has `name=value` attributes; any tag with an `on*=` handler is reported.
     Placeholders such as `<path>`, `<owner>/<repo>` or `<revision>:<path>` are not, and
-    neither is a plain tag inside a Markdown code span or block (`` `<div style="page-break-before:
-    always;">` `` shows the syntax a tool accepts); active elements, handlers and comments are
-    reported wherever they stand.
+    neither is a plain tag or an empty comment inside a Markdown code span or block
+    (`` `<div style="page-break-before: always;">` `` shows the syntax a tool accepts, `` `<!-- -->` ``
+    the syntax it refuses); active elements, handlers and comments holding text are reported
+    wherever they stand.
     Instruction tags such as `<IMPORTANT>` are MCP402's.
 
     ## Bad
@@ -62,7 +63,7 @@ class MarkupInText(ToolRule):
             found = find_markup(text, allowed)
             if found and "`" in text:
                 spans = _code_spans(text)
-                found = [m for m in found if m.what != "an HTML tag" or not any(a <= m.index < b for a, b in spans)]
+                found = [m for m in found if not _shown_as_code(m, spans)]
             if not found:
                 continue
             first = found[0]
@@ -77,6 +78,18 @@ class MarkupInText(ToolRule):
 
 
 _CODE = regex(r"```.*?(?:```|$)|``[^`].*?``|`[^`\n]+`", re.S)
+
+
+def _shown_as_code(match, spans) -> bool:
+    """A plain tag, or an empty comment (`<!-- -->`: the syntax itself, hiding nothing), inside a
+    code span or block is shown as written; active elements, handlers and comments with text are not
+    excused there."""
+    if match.what == "an HTML comment":
+        if match.text[4:].removesuffix("-->").strip():
+            return False
+    elif match.what != "an HTML tag":
+        return False
+    return any(a <= match.index < b for a, b in spans)
 
 
 def _code_spans(text: str) -> list[tuple[int, int]]:
