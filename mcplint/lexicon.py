@@ -201,6 +201,11 @@ _LINKING = {"that", "which", "to", "for", "will", "can", "you", "users", "user",
             "is", "used", "lets", "allows", "helps", "help", "be", "when"}
 
 
+# Gestures written as two words, the first no verb of its own (mobile-mcp's "Long press ...").
+_GESTURE_MODIFIERS = frozenset({"long", "double", "triple", "single", "right", "left", "middle"})
+_GESTURES = frozenset({"press", "presses", "click", "clicks", "tap", "taps"})
+
+
 def _skippable(word: str) -> bool:
     """A filler or an adverb before the verb: "also", "Recursively"."""
     lower = word.lower()
@@ -272,6 +277,10 @@ def opening_problem(text: str, extra: Iterable[str] = (), *, labels: bool = True
     word = words[skipped]
     if is_verb(word, extra) or imperative_of(word, extra):
         return None  # "Get" and "Gets" both say what the tool does
+    if word.lower() in _GESTURE_MODIFIERS:  # "Long press on the screen", "Double click the cell": a verb of two words
+        following = words[skipped + 1:skipped + 2] or _first_words(rest[:200], 2)[1:]
+        if following and following[0].lower() in _GESTURES:
+            return None
     base = verb_of_gerund(word, extra)
     if base:
         return "gerund", word, base
