@@ -160,7 +160,7 @@ def _documented_elsewhere(violation, doc):
         shown = f"{name}: {text if len(text) <= 60 else text[:57] + '...'}"
     else:
         shown = _explained(description[:_MAX_DOCUMENTED], name)
-        if not shown and nested and _names(description[:_MAX_DOCUMENTED], name):
+        if not shown and nested and _names_exactly(description[:_MAX_DOCUMENTED], name):
             # a nested parameter the tool's description names, as its parent's would (ms365's
             # "Body: { EmailAddresses: [...], MailTipsOptions: '...' }")
             return Violation(pointer, f"Parameter '{name}' is described only in the tool's description; put "
@@ -270,6 +270,13 @@ def _documented_by_parent(violation, doc):
     return Violation(pointer, f"Parameter '{name}' is described only in the description of '{parent[-1]}'; "
                               "put that in the parameter's own description, where clients that show parameters "
                               "read it", severity=Severity.INFO)
+
+
+def _names_exactly(description: str, name: str) -> bool:
+    """Whether a tool's description names the parameter unmistakably: by a name no English word is
+    (`EmailAddresses`, `max_results`). A plain word such as "type", "name" or "quality" may be any
+    key of an example in a tool's description, or only prose."""
+    return _IDENTIFIER.fullmatch(name) is not None and _names(description, name)
 
 
 @lru_cache(maxsize=1024)

@@ -19,7 +19,8 @@ class TitleNotMeaningful(ToolRule):
     again (`get_user`, `GET_USER`), looks like an identifier (`getUser`,
     `fetch-data`) or has no letters at all adds nothing over the name, and one that
     is the whole description again (over 60 characters of it) is no display name.
-    Write it as a person would read it: "Get User" for `get_user` is fine.
+    Write it as a person would read it: "Get User" for `get_user` is fine. A title
+    written the same in both places is reported once, on `title`.
 
     Emoji in titles are reported by MCP220.
 
@@ -64,12 +65,14 @@ class TitleNotMeaningful(ToolRule):
         fields = [("annotations.title", tool.get("annotations"))]
         if ctx.version >= versions.V2025_06_18:
             fields.insert(0, ("title", tool))
-        for label, holder in fields:
-            title = holder.get("title") if isinstance(holder, dict) else None
+        titles = [(label, holder.get("title") if isinstance(holder, dict) else None) for label, holder in fields]
+        if len(titles) == 2 and isinstance(titles[0][1], str) and titles[0][1] == titles[1][1]:
+            titles = [("title (and annotations.title)", titles[0][1])]  # the same title twice: one finding
+        for label, title in titles:
             if isinstance(title, str):
                 problem = _problem(title, name) or _repeats_description(title, tool.get("description"), name)
                 if problem:
-                    title_ptr = ptr / "title" if label == "title" else ptr / "annotations" / "title"
+                    title_ptr = ptr / "annotations" / "title" if label == "annotations.title" else ptr / "title"
                     yield Violation(title_ptr, f"Tool {label} {problem}")
 
 
