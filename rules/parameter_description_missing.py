@@ -27,7 +27,8 @@ class ParameterDescriptionMissing(Rule):
     max_comments to limit results" or "the `before` and `after` parameters accept ...": by a
     name such as `max_comments` or `pageToken` that no English word is, or by any name in
     backticks or quotes, and followed by what it is for), or a nested parameter
-    the enclosing parameter's description, or else the tool's, names ("lang and tz set the language"), is
+    the enclosing parameter's description names ("lang and tz set the language"), or else the tool's
+    by a name no English word is (`EmailAddresses`), is
     reported as a hint (info): the model reads it there, but clients that list
     parameters show only the parameter's own description. An object that admits only
     `{}` (no properties, `additionalProperties: false`) holds nothing to describe.
