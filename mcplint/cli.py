@@ -232,11 +232,16 @@ def init(force: bool = typer.Option(False, "--force", help="Overwrite an existin
 
 @app.command(cls=_Command)
 def rules(
+    rule: Optional[str] = typer.Argument(None, metavar="[RULE]", help="A rule code or name: show its documentation "
+                                                                     "(as `explain`) instead of the list."),
     format: ListFormat = typer.Option(ListFormat.table, "--format", "-f", help="table or json."),
 ) -> None:
     """List every rule with its code, name, checklist items and default severity."""
-    from mcplint.commands.rules import list_rules
+    from mcplint.commands.rules import explain_rule, list_rules
 
+    if rule is not None:  # `mcplint rule MCP221` is answered "did you mean 'rules'?": it should work then
+        explain_rule(rule)
+        return
     list_rules(format.value)
 
 

@@ -113,6 +113,9 @@ def test_rules_and_explain():
     assert proc.returncode == 0 and text.startswith("# MCP204 duplicate-tool-name") and "## Bad" in text
     proc = run_mcplint("explain", "MCP999")
     assert proc.returncode == 2 and b"unknown rule 'MCP999'" in proc.stderr
+    # `mcplint rule MCP204` is answered "did you mean 'rules'?": `rules MCP204` is `explain MCP204`
+    assert run_mcplint("rules", "MCP204").stdout == run_mcplint("explain", "MCP204").stdout
+    assert run_mcplint("rules", "MCP999").returncode == 2
 
 
 def test_colour_follows_no_color_and_force_color(tmp_path):
