@@ -83,7 +83,7 @@ def test_usage_lines_name_arguments_plainly():
         "audit": "mcplint audit [OPTIONS] {URL | -- COMMAND [ARG...]}",
         "lock": "mcplint lock [OPTIONS] PATH...",
         "explain": "mcplint explain [OPTIONS] RULE",
-        "rules": "mcplint rules [OPTIONS]",
+        "rules": "mcplint rules [OPTIONS] [RULE]",
     }
 
 
