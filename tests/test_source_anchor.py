@@ -5,6 +5,7 @@ search, any other language; what cannot be placed says why; hostile trees never 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -314,6 +315,10 @@ def test_hostile_tree_never_crashes(tmp_path: Path):
                                      + "z.string()" + "})" * 30_000 + "}, cb)\n")
     (tmp_path / "tmpl.js").write_text("server.registerTool('t', " + "`${" * 20_000 + "1" + "}`" * 20_000 + ", cb)\n")
     (tmp_path / "open.ts").write_text("server.registerTool('u', {description: 'unterminated\n")
+    # Unclosed registrations re-parsed inside each other (attack round 5: 40 KB took 65 s, 2 MB hours)
+    (tmp_path / "unclosed.ts").write_text("a.registerTool(" * 130_000)
+    # A def looked for below a run of decorators that never ends (attack round 5: 100 KB took 127 s)
+    (tmp_path / "decorators.py").write_text("from mcp import x\nnothing\n" + "@x\n" * 100_000)
     (tmp_path / "binary.py").write_bytes(b"\x00\x01mcp.tool\xff" * 1000)
     with open(tmp_path / "huge.py", "wb") as handle:  # 50 MB, sparse: never read
         handle.truncate(50 * 1024 * 1024)
@@ -329,7 +334,12 @@ def test_hostile_tree_never_crashes(tmp_path: Path):
     assert skipped["syntax.py"].startswith("not parsed (SyntaxError")
     assert skipped["open.ts"] == "not parsed (TokenizeError: unterminated string)"
     assert "deep.py" in skipped
+    assert skipped["unclosed.ts"] == ("not parsed (ParseBudgetExceeded: its calls nest too deeply, or are left "
+                                      "open too often, to read in bounded time)")
     index.static_listing()
+    started = time.monotonic()  # a bound, not a speed target: linear is well under a second here
+    assert isinstance(index.locate("tools", "nothing", ("name",), "nothing"), (Anchor, Unplaced))
+    assert time.monotonic() - started < 20
 
 
 # -- the live servers: every entry they list is placed ---------------------------------------------
