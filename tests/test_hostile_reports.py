@@ -158,6 +158,22 @@ def test_hostile_tool_text_and_file_names_reach_no_output_raw(tmp_path):
     assert any(EVIL in value for value in _strings(json.loads(report.read_bytes())))
 
 
+def test_a_file_named_as_a_workflow_command_starts_no_line_of_the_plain_report(tmp_path):
+    """The rich report (and the pre-commit hook's --quiet one) starts lines with the file's path:
+    a file named `::error file=README.md,line=1::x.json` or `::stop-commands::t.json` was a forged
+    annotation, or silenced the rest of the CI step (attack round 5)."""
+    names = ["::error file=README.md,line=1,title=Security::forged.json", "::stop-commands::zz.json",
+             "  ::add-mask::x.json"]
+    for name in names:
+        (tmp_path / name).write_text(_manifest("getX", "Get x."), encoding="utf-8")
+    for args in (("check", "."), ("check", "--skip-non-manifests", "--quiet", *names)):
+        result = run_mcplint(*args, cwd=tmp_path, env={"GITHUB_ACTIONS": "true"})
+        assert result.returncode == 0, result.stderr.decode()  # warnings only
+        lines = result.stdout.decode().splitlines()
+        assert not [line for line in lines if line.lstrip().startswith("::")], lines
+        assert any(line.startswith("./::stop-commands::zz.json:1:") for line in lines), lines
+
+
 def _strings(value):
     if isinstance(value, str):
         yield value

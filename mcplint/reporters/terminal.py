@@ -103,14 +103,14 @@ def _emit(row: Segments, color: bool) -> str:
 def _file_heading(path: str, group) -> Segments:
     counts = Counter(f.severity.value for f in group)
     parts = ", ".join(plural(counts[level], level) for level in LEVELS if counts[level])
-    return [(safe(path), "bold underline"), (f"  {plural(len(group), 'problem')} ({parts})", "dim")]
+    return [(line_start(path), "bold underline"), (f"  {plural(len(group), 'problem')} ({parts})", "dim")]
 
 
 def _diagnostic(finding, lines: list[str] | None, width: int) -> list[Segments]:
     level = finding.severity.value
     span = finding.span
     rows = [[
-        (f"{safe(located(finding.path, span))}:", "bold"),
+        (f"{line_start(located(finding.path, span))}:", "bold"),
         (" ", None),
         (level, SEVERITY_STYLE[level]),
         (f"[{finding.code} {finding.name}]", "bold"),
@@ -305,6 +305,14 @@ def _cell_len(text: str) -> int:
 
 def _width(cells, start: int, stop: int) -> int:
     return sum(cell[1] for cell in cells[start:stop])
+
+
+def line_start(path: str) -> str:
+    """``safe(path)`` for the start of a line: a path opening with "::" (a file named
+    `::error file=README.md::x.json`, or `::stop-commands::x.json`) would be a GitHub workflow
+    command in a CI log, so it is written "./::..." (the same file)."""
+    shown = safe(path)
+    return f"./{shown}" if shown.lstrip().startswith(":") else shown
 
 
 def safe(value: str) -> str:
