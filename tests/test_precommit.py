@@ -96,6 +96,9 @@ GIT_ENV = {
 }
 
 
+OPTION_NAMED = "--write-baseline=zz.json"
+
+
 def _git_repo(path: Path, files: dict[str, str | bytes]) -> Path:
     for name, content in files.items():
         (path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -147,7 +150,9 @@ def try_repo(tmp_path_factory):
             "mcp/session.jsonl": GOOD_TRANSCRIPT, ".mcplint.yaml": CANARY_CONFIG}
     runs = {
         "good": ("mcplint", _git_repo(tmp_path_factory.mktemp("good-repo"), base)),
-        "bad": ("mcplint", _git_repo(tmp_path_factory.mktemp("bad-repo"), {**base, "mcp/bad.json": BAD_JSON})),
+        # A committed file named as an option: with no `--` in the entry it silenced the hook (attack round 5)
+        "bad": ("mcplint", _git_repo(tmp_path_factory.mktemp("bad-repo"), {**base, "mcp/bad.json": BAD_JSON,
+                                                                          OPTION_NAMED: '{"compilerOptions": {}}'})),
         "servers": ("mcplint-servers", _git_repo(tmp_path_factory.mktemp("weather-repo"),
                                                  {**_weather_files(), ".mcplint.yaml": WEATHER_CONFIG})),
     }
@@ -190,7 +195,8 @@ def test_hook_fails_on_a_bad_manifest(try_repo):
     assert code == 1, output
     hook = _hook_output(output)
     assert "Failed" in output and "- exit code: 1" in output
-    assert "mcp/bad.json:" in hook and "in 3 manifests and 1 capture" in hook and "5 files skipped" in hook, hook
+    assert "mcp/bad.json:" in hook and "in 3 manifests and 1 capture" in hook and "6 files skipped" in hook, hook
+    assert not (try_repo["bad"].repo / "zz.json").exists()  # the file name was a file, not --write-baseline
     assert "tools.py" not in output and "package.json" not in hook
     assert "Checklist" not in hook and hook.rstrip().splitlines()[-1].startswith("Found "), hook  # --quiet
 
@@ -247,7 +253,7 @@ def test_hook_manifest_is_valid():
     assert result.returncode == 0, result.stdout.decode() + result.stderr.decode()
     hook, servers = _hooks()
     assert hook["id"] == "mcplint" and hook["language"] == "python"
-    assert hook["entry"].split() == ["mcplint", "check", "--skip-non-manifests", "--quiet"]
+    assert hook["entry"].split() == ["mcplint", "check", "--skip-non-manifests", "--quiet", "--"]
     assert hook["types"] == ["text"] and hook["require_serial"] is True
     import re
 
