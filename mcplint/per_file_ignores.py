@@ -9,15 +9,24 @@ def ignored(code: str, found_at: str, path: str, plan) -> bool:
     """Whether per-file-ignores silence rule ``code`` at pointer ``found_at`` in ``path``."""
     if not plan.per_file_ignores:
         return False
-    rel = relative(path, plan.root)
     silenced = False
-    for index, (regex, pointer, codes) in enumerate(plan.per_file_ignores):
-        if code in codes and regex.match(rel) and (
-            not pointer or found_at == pointer or found_at.startswith(pointer + "/")
-        ):
+    for index, pointer, codes in _entries_for(path, plan):
+        if code in codes and (not pointer or found_at == pointer or found_at.startswith(pointer + "/")):
             plan.used_ignores.add(index)  # every matching entry counts as used
             silenced = True
     return silenced
+
+
+def _entries_for(path: str, plan) -> list[tuple[int, str, set[str]]]:
+    """The entries whose glob matches ``path``, matched once per path: globs matched again for
+    every finding cost entries x findings (2,000 entries on 60,000 findings: 89 s)."""
+    cache = plan.__dict__.setdefault("_ignores_by_path", {})
+    found = cache.get(path)
+    if found is None:
+        rel = relative(path, plan.root)
+        found = cache[path] = [(index, pointer, codes) for index, (regex, pointer, codes)
+                               in enumerate(plan.per_file_ignores) if regex.match(rel)]
+    return found
 
 
 def relative(path: str, root: Path) -> str:
