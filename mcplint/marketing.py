@@ -181,11 +181,16 @@ class MarketingMatcher:
 
     def __init__(self, extra: Iterable[str] = (), allow: Iterable[str] = ()) -> None:
         allowed = {a.strip().lower() for a in allow}
+        self.phrases: dict[tuple[str, ...], list[tuple[str, str]]] = {}  # extra phrases of 2+ words, by their words
         entries = [(kind, _bounded(source, label), triggers.split())
                    for label, (kind, source, triggers) in MARKETING.items() if label not in allowed]
         for phrase in (w.strip() for w in extra if w.strip()):
             source = r"\s+".join(map(re.escape, phrase.split()))
-            entries.append(("banned", _bounded(source, phrase), _LETTERS.findall(phrase.lower()) or [phrase]))
+            words = tuple(_LETTERS.findall(phrase.lower()))
+            if len(words) > 1:  # by its words in a row: triggering on each ("the") ran 15,000 regexes a text (70 s)
+                self.phrases.setdefault(words, []).append(("banned", _bounded(source, phrase)))
+                continue
+            entries.append(("banned", _bounded(source, phrase), list(words) or [phrase]))
         self.by_word: dict[str, list[tuple[str, str]]] = {}  # trigger -> (kind, regex source)
         self.by_symbol: dict[str, list[tuple[str, str]]] = {}
         self._compiled: dict[str, re.Pattern] = {}
@@ -196,6 +201,8 @@ class MarketingMatcher:
                 table = self.by_word if trigger.isascii() and trigger.isalpha() else self.by_symbol
                 table.setdefault(trigger, []).append(compiled)
         self._cache: dict[str, list[tuple[str, str]]] = {}  # texts repeat across tools
+        self.phrase_lengths = sorted({len(words) for words in self.phrases})
+        self.phrase_starts = frozenset(words[0] for words in self.phrases)
         longest_first = sorted(self.by_symbol, key=len, reverse=True)
         self.symbols = re.compile("|".join(map(re.escape, longest_first)) or "(?!)")
         self.symbol_starts = "".join({symbol[0] for symbol in self.by_symbol})  # cheap `in` tests first
@@ -220,7 +227,7 @@ class MarketingMatcher:
 
     def may_match_words(self, text: str, words) -> bool:
         """``may_match`` of a ``text`` whose ``letter_words`` (a list or set) are known."""
-        if not self.by_word.keys().isdisjoint(words):
+        if not self.by_word.keys().isdisjoint(words) or not self.phrase_starts.isdisjoint(words):
             return True
         for start in self.symbol_starts:
             if start in text:
@@ -228,11 +235,13 @@ class MarketingMatcher:
         return False
 
     def _findall(self, text: str) -> list[tuple[str, str, int]]:
-        words = self.by_word.keys() & set(letter_words(text))
+        listed = letter_words(text)
+        words = self.by_word.keys() & set(listed)
         symbols = self.symbols.findall(text) if self.by_symbol else ()
-        if not words and not symbols:
+        phrases = self._phrases_in(listed) if self.phrases else ()
+        if not words and not symbols and not phrases:
             return []
-        candidates = {}
+        candidates = dict.fromkeys(phrases)
         for trigger in (*words, *symbols):
             candidates.update(dict.fromkeys(self.by_word.get(trigger) or self.by_symbol[trigger]))
         found = sorted((m.start(), -m.end(), kind, m.group(0))
@@ -254,6 +263,16 @@ class MarketingMatcher:
                 result.append((kind, phrase, start))
                 covered = -neg_end
         return result
+
+    def _phrases_in(self, listed: list[str]) -> list[tuple[str, str]]:
+        """The extra phrases whose words stand in a row among the text's words (what their regexes
+        need to match): one dict lookup per word and phrase length."""
+        found, starts, phrases = [], self.phrase_starts, self.phrases
+        for i, word in enumerate(listed):
+            if word in starts:
+                for length in self.phrase_lengths:
+                    found += phrases.get(tuple(listed[i:i + length]), ())
+        return found
 
     def _pattern(self, source: str) -> re.Pattern:
         pattern = self._compiled.get(source)

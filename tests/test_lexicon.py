@@ -162,6 +162,22 @@ def test_marketing_matcher_options():
     assert MarketingMatcher().findall("A super fast, very powerful tool") == [("hype", "super fast"), ("hype", "very powerful")]
 
 
+def test_extra_phrases_are_looked_up_by_their_words_in_a_row():
+    """A phrase of several words is found by its words in a row, not by a regex per phrase run on
+    every text holding one of its words: 15,000 `the word<i>` phrases made each text containing
+    "the" run them all (70 s on 3,000 tools, attack round 5)."""
+    matcher = MarketingMatcher(extra=[f"the word{i}" for i in range(15_000)] + ["next level", "très rapide"])
+    assert matcher.phrases[("the", "word")]  # word<i>: the letters only, every regex behind one lookup
+    assert matcher.findall("Takes it to the NEXT\n level, très  rapide.") == [("banned", "NEXT\n level"),
+                                                                              ("banned", "très  rapide")]
+    assert matcher.findall("Next-level") == []  # the words are there, the phrase is not: the regex decides
+    assert matcher.findall("Get the word12 of it") == [("banned", "the word12")]
+    started = time.monotonic()
+    for i in range(3_000):
+        assert matcher.findall(f"Get the item number {i} from the store.") == []
+    assert time.monotonic() - started < 10  # a bound, not a speed target: linear is well under a second
+
+
 def test_marketing_matcher_is_linear_in_quotes_and_phrases():
     """Thousands of quoted values and vague phrases in one text: each phrase finds its quote by
     bisection and looks back for examples at most MAX_EXAMPLE_LOOKS times (a scan of every quote
