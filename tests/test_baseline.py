@@ -224,3 +224,18 @@ def test_the_readme_commands_work_with_the_baseline_inside_the_linted_folder(tmp
     assert (tmp_path / ".mcplint-baseline.json").read_text() == before
     proc = run_mcplint("check", ".", "--baseline", ".mcplint-baseline.json", "--fail-on", "warning", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
+
+
+def test_a_baseline_cannot_probe_paths_outside_the_working_directory(project, tmp_path_factory):
+    """An entry's path is looked up (is its file gone? then it is stale) only inside the working
+    directory: a hostile baseline's `stale` count told whether /etc/shadow exists (attack round 5)."""
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "there.json").write_text("{}")
+    data = json.loads((project / "baseline.json").read_text())
+    entry = data["findings"][0]
+    probes = [str(elsewhere / "there.json"), str(elsewhere / "missing.json"), "../elsewhere/missing.json",
+              "gone.yaml"]
+    data["findings"] += [{**entry, "path": path} for path in probes]
+    (project / "baseline.json").write_text(json.dumps(data))
+    proc, report = _check(project, "server.yaml", "--baseline", "baseline.json")
+    assert report["summary"]["baseline"]["stale"] == 1  # gone.yaml only: the others are never looked up
