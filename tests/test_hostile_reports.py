@@ -174,6 +174,19 @@ def test_a_file_named_as_a_workflow_command_starts_no_line_of_the_plain_report(t
         assert any(line.startswith("./::stop-commands::zz.json:1:") for line in lines), lines
 
 
+def test_sarif_messages_carry_no_embedded_links(tmp_path):
+    """SARIF 2.1.0 3.11.6: `[text](target)` in a message is a link a viewer renders; brackets that
+    are not one must be escaped (a parameter named as a link was one; attack round 5)."""
+    manifest = {"tools": [{"name": "get_it", "description": "Get it.", "inputSchema": {"type": "object", "properties": {
+        "[click](https://evil.example)": {"type": "string", "description": "A value."}}}}]}
+    (tmp_path / "m.json").write_text(json.dumps(manifest), encoding="utf-8")
+    result = run_mcplint("check", "m.json", "--format", "sarif", cwd=tmp_path)
+    texts = [r["message"]["text"] for r in json.loads(result.stdout)["runs"][0]["results"]]
+    assert any("'\\[click\\](https://evil.example)'" in text for text in texts), texts
+    assert not any(re.search(r"(?<!\\)\[[^\]]*(?<!\\)\]\(", text) for text in texts), texts
+    _assert_valid_sarif(result.stdout.decode())  # (skipped without ../shared's schema: last)
+
+
 def _strings(value):
     if isinstance(value, str):
         yield value
