@@ -5,7 +5,8 @@ this instead: counts by severity and rule, the findings (the first ``MAX_ROWS``)
 checklist verdicts. Pure: ``render_summary(findings, ctx) -> str``; the command appends it.
 
 Text from the linted files (messages quote tool names and descriptions) is escaped, so a
-manifest cannot add links, images, HTML or table cells to the summary.
+manifest cannot add web links, images, HTML or table cells to the summary (GFM still makes an
+e-mail address a mailto: link, whatever is escaped in it).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ STAR = "\\*"  # a footnote mark, escaped: a bare "*" would start a list or empha
 VERDICT = {"pass": ":white_check_mark: pass", "fail": ":x: fail", "not-assessable": "not assessable"}
 
 _MARKDOWN = regex(r"([\\`*_{}\[\]()#+!|~])")
+_WWW = regex(r"(?i)(?<![a-z0-9])(www)\.")
 
 
 def md(value: str) -> str:
@@ -32,7 +34,9 @@ def md(value: str) -> str:
     value = value.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
     value = printable(value)  # controls, separators, bidi, lone surrogates: <U+XXXX>
     value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _MARKDOWN.sub(r"\\\1", value).replace("://", "\\://")  # no bare-URL autolinks either
+    # No bare-URL autolinks either: GFM links "https://..." and "www...." (an escape breaks both;
+    # checked with cmark-gfm). Its e-mail autolinks survive any escape: a mailto: link, no web page.
+    return _WWW.sub(r"\1\\.", _MARKDOWN.sub(r"\\\1", value).replace("://", "\\://"))
 
 
 def render_summary(findings, ctx) -> str:
