@@ -304,12 +304,17 @@ def test_sarif_descriptions_fit_github_limits():
         ("a:b.json", "a%3Ab.json"),  # otherwise "a:" would read as a URI scheme
         ("../other/x#1.json", "../other/x%231.json"),
         ("/abs/path/m.json", "file:///abs/path/m.json"),
-        ("C:/work/m.json", "file:///C:/work/m.json"),
+        ("C:/work/m.json", "C%3A/work/m.json"),  # off Windows, a folder named "C:" in the checkout
         ("<stdin>", "%3Cstdin%3E"),
     ],
 )
 def test_sarif_artifact_uri(path, uri):
     assert sarif.artifact_uri(path) == uri
+
+
+def test_sarif_artifact_uri_of_a_windows_drive(monkeypatch):
+    monkeypatch.setattr(sarif.os, "name", "nt")
+    assert sarif.artifact_uri("C:/work/m.json") == "file:///C:/work/m.json"
 
 
 def test_sarif_real_run_validates():

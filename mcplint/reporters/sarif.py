@@ -12,6 +12,7 @@ Characters a terminal would obey and lone surrogates are ``\\uXXXX`` escapes (mc
 from __future__ import annotations
 
 import json
+import os
 import re
 from urllib.parse import quote
 
@@ -204,7 +205,7 @@ def _kind(pointer: str) -> str:
 def artifact_uri(path: str) -> str:
     """A `uri-reference` for a report path: relative paths stay relative (percent-encoded,
     so spaces and non-ASCII are valid); absolute paths become file: URIs."""
-    if _DRIVE.match(path):
+    if _DRIVE.match(path) and os.name == "nt":  # elsewhere "C:/m.json" is a folder named "C:" (attack round 5)
         return "file:///" + path[:2] + quote(_bytes(path[2:]), safe="/")
     if path.startswith("/"):
         return "file://" + quote(_bytes(path), safe="/")
