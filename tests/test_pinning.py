@@ -212,6 +212,8 @@ def test_without_a_lock_the_pin_rules_are_silent(repo):
     ("{not json", "mcplint.lock:1:2: invalid JSON in lock file"),
     ('{"tools": []}', "not a valid mcplint lock file: expected an object with lockfileVersion"),
     ('{"lockfileVersion": 2, "manifests": {}}', "lockfileVersion 2 is not 1"),
+    ('{"lockfileVersion": 1, "manifests": {}, "padding": [{}, {}]}', 'unknown key "padding"'),
+    ("[" + "{}," * (6 << 20) + "{}]", "lock file is over 16 MiB; not read"),  # 18 MiB: 1.7 GB at 64 MiB
     ('{"lockfileVersion": 1, "manifests": {"a.json": {"tools": {"x": {"sha256": "00"}}}}}',
      "manifests.a.json.tools.x needs a 'definition' object and a 'sha256' string"),
     ('{"lockfileVersion": 1, "manifests": {"a.json": {"tools": {"x": {"definition": {"name": "x"}, "sha256": "00"}}}}}',
