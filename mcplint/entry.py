@@ -121,9 +121,19 @@ def main() -> None:
 
         if isinstance(err, MCPLintError):
             fail(str(err))
+        if isinstance(err, FileNotFoundError) and not _cwd_exists():
+            fail("the current directory no longer exists (it was deleted or moved): cd to a folder that does")
         if os.environ.get("MCPLINT_DEBUG"):
             raise
         fail(f"internal error: {type(err).__name__}: {err} (set MCPLINT_DEBUG=1 for details)")
+
+
+def _cwd_exists() -> bool:
+    try:
+        os.getcwd()
+    except OSError:
+        return False
+    return True
 
 
 def _check(params: dict) -> int:

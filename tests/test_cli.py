@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from conftest import run_mcplint
 
@@ -174,3 +176,12 @@ def test_fingerprints_survive_reformatting_and_moving_tools(tmp_path):
     path.write_text(json.dumps({"tools": [tools[0] | {"description": "Fetching a user."}, tools[1]]}))
     changed = sorted(f["fingerprint"] for f in findings_of(run_mcplint("check", str(path), "-f", "json", "--select", "MCP211")))
     assert len(set(changed) & set(prints[0])) == 1  # the edited description is a new finding
+
+
+def test_a_deleted_working_directory_is_a_one_line_error(tmp_path):
+    """It was "internal error: FileNotFoundError" (attack round 5, run in a folder its setup removed)."""
+    script = f'mkdir "{tmp_path}/gone" && cd "{tmp_path}/gone" && rmdir "{tmp_path}/gone" && exec "$0" -m mcplint check .'
+    proc = subprocess.run(["sh", "-c", script, sys.executable], capture_output=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.stderr.decode() == ("mcplint: error: the current directory no longer exists (it was deleted or "
+                                    "moved): cd to a folder that does\n")
