@@ -200,9 +200,12 @@ def _old_transport(audit: Audit, reply: Reply) -> None:
     session = audit.session
     if not isinstance(session, HttpSession) or reply.status is None or not 400 <= reply.status < 500:
         return
-    got = session.send(None, method="GET", accept="text/event-stream", probe="old-transport",
-                       read_bound=min(OLD_TRANSPORT_BOUND, session.timeout), first_event_only=True,
-                       headers=session.headers_for(None))
+    try:
+        got = session.send(None, method="GET", accept="text/event-stream", probe="old-transport",
+                           read_bound=min(OLD_TRANSPORT_BOUND, session.timeout), first_event_only=True,
+                           headers=session.headers_for(None))
+    except ServerError:  # the GET failed in its own way: the rejected initialize is the error to show
+        return
     http = got.http
     if got.timed_out or http is None or http.content_type != "text/event-stream" or http.first_event != "endpoint":
         return
