@@ -13,7 +13,7 @@ sentence.
 Effects, strongest first:
 
 - ``destroy``: deletes, overwrites or resets data (delete, remove, purge, drop,
-  truncate, wipe, overwrite, reset, kill, revoke, ...).
+  truncate, wipe, overwrite, replace, reset, kill, revoke, ...).
 - ``pay``: moves money (pay, transfer, charge, refund, purchase, ...).
 - ``execute``: runs code or commands, or deploys (execute/run + command, shell,
   script or code; eval, sudo, deploy).
@@ -76,11 +76,13 @@ _UNAMBIGUOUS = {
 # Every effect verb (they count only in verb position):
 _VERB_POSITION = {
     **_UNAMBIGUOUS,
-    **dict.fromkeys("drop truncate clear reset kill terminate revoke prune discard empty rm del".split(), "destroy"),
+    # replace: the old value is gone, no "additive update" (mobile-mcp's "Read or replace the device clipboard")
+    **dict.fromkeys("drop truncate clear reset kill terminate revoke prune discard empty rm del replace".split(),
+                    "destroy"),
     **dict.fromkeys("transfer charge buy sell trade swap donate".split(), "pay"),
     **dict.fromkeys("post email mail sms notify forward reply upload push".split(), "send"),
     **dict.fromkeys(
-        "write save update edit modify insert rename move patch append replace upsert commit merge "
+        "write save update edit modify insert rename move patch append upsert commit merge "
         # install adds software (grafana's install_plugin): destructiveHint false, "only additive
         # updates", is a fair claim for it; uninstall destroys
         "set change toggle enable disable restore mkdir store install".split(),
