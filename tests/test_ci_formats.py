@@ -140,6 +140,9 @@ def test_step_summary_user_text_cannot_add_markup():
     # escapes checked against cmark-gfm, which a test here cannot import)
     assert md("go to www.evil-phish.com/login") == "go to www\\.evil-phish.com/login"
     assert md("_WWW.evil.com") == "\\_WWW\\.evil.com" and md("xwww.a") == "xwww.a"
+    # ... and an e-mail address, which no escape breaks: its "@" is set as code
+    assert md("write to user@evil.com") == "write to user`@`evil.com"
+    assert md("npm @brave/x, @team, x@localhost") == "npm @brave/x, @team, x@localhost"
 
 
 def _summary_env(tmp_path):

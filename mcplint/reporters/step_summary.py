@@ -5,8 +5,7 @@ this instead: counts by severity and rule, the findings (the first ``MAX_ROWS``)
 checklist verdicts. Pure: ``render_summary(findings, ctx) -> str``; the command appends it.
 
 Text from the linted files (messages quote tool names and descriptions) is escaped, so a
-manifest cannot add web links, images, HTML or table cells to the summary (GFM still makes an
-e-mail address a mailto: link, whatever is escaped in it).
+manifest cannot add links (web or mailto:), images, HTML or table cells to the summary.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ VERDICT = {"pass": ":white_check_mark: pass", "fail": ":x: fail", "not-assessabl
 
 _MARKDOWN = regex(r"([\\`*_{}\[\]()#+!|~])")
 _WWW = regex(r"(?i)(?<![a-z0-9])(www)\.")
+_EMAIL_AT = regex(r"(?<=[\w.+-])@(?=[\w-]+(?:\\?\.[\w-]+)+)")  # an address's "@" (its dots may be escaped)
 
 
 def md(value: str) -> str:
@@ -34,9 +34,11 @@ def md(value: str) -> str:
     value = value.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
     value = printable(value)  # controls, separators, bidi, lone surrogates: <U+XXXX>
     value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    # No bare-URL autolinks either: GFM links "https://..." and "www...." (an escape breaks both;
-    # checked with cmark-gfm). Its e-mail autolinks survive any escape: a mailto: link, no web page.
-    return _WWW.sub(r"\1\\.", _MARKDOWN.sub(r"\\\1", value).replace("://", "\\://"))
+    # No bare-URL autolinks either: GFM links "https://...", "www...." and "user@host.tld". An escape
+    # breaks the first two; an e-mail's autolink survives any escape, so its "@" is set as code
+    # (`@`, shown as written). All three checked with cmark-gfm.
+    value = _WWW.sub(r"\1\\.", _MARKDOWN.sub(r"\\\1", value).replace("://", "\\://"))
+    return _EMAIL_AT.sub("`@`", value) if "@" in value else value
 
 
 def render_summary(findings, ctx) -> str:
