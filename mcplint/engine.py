@@ -39,6 +39,8 @@ class Plan:
     # Rule objects, made on first use: by kind (None: all), and by code.
     _made: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _objects: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # path -> the per-file-ignores entries whose glob matches it (mcplint.per_file_ignores)
+    ignores_by_path: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def rules(self) -> list[Rule]:

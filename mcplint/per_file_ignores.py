@@ -20,7 +20,7 @@ def ignored(code: str, found_at: str, path: str, plan) -> bool:
 def _entries_for(path: str, plan) -> list[tuple[int, str, set[str]]]:
     """The entries whose glob matches ``path``, matched once per path: globs matched again for
     every finding cost entries x findings (2,000 entries on 60,000 findings: 89 s)."""
-    cache = plan.__dict__.setdefault("_ignores_by_path", {})
+    cache = plan.ignores_by_path
     found = cache.get(path)
     if found is None:
         rel = relative(path, plan.root)

@@ -16,7 +16,7 @@ from mcplint.rule import Violation
 RULES = {code: SimpleNamespace(code=code) for code in ("MCP101", "MCP202", "MCP303")}
 # MCP202 is silenced under /3 in every file
 PLAN = SimpleNamespace(per_file_ignores=[(__import__("re").compile(".*"), "/3", {"MCP202"})], used_ignores=set(),
-                       root=__import__("pathlib").Path("."))
+                       ignores_by_path={}, root=__import__("pathlib").Path("."))
 
 entries = st.lists(st.tuples(st.sampled_from(sorted(RULES)), st.integers(0, 6), st.integers(0, 2),
                              st.sampled_from(["a", "b", "c"])), max_size=60)
@@ -46,7 +46,7 @@ def test_capping_as_they_come_equals_capping_at_the_end(found, limit):
 @settings(max_examples=200, deadline=None)
 @given(entries, st.integers(1, 4), st.booleans())
 def test_making_entries_lazily_keeps_what_appending_keeps_and_makes_only_those(found, limit, with_ignores):
-    plan = PLAN if with_ignores else SimpleNamespace(per_file_ignores=[], used_ignores=set(), root=PLAN.root)
+    plan = PLAN if with_ignores else SimpleNamespace(per_file_ignores=[], used_ignores=set(), ignores_by_path={}, root=PLAN.root)
     items = [(RULES[code], Violation(Pointer((a, b)), f"message {b}"), tool) for code, a, b, tool in found]
     eager, lazy, made = KeptFindings("x.jsonl", plan, limit), KeptFindings("x.jsonl", plan, limit), []
     eager.extend(items)
